@@ -1,0 +1,32 @@
+// One lint setup for every workspace. Not type-aware on purpose: `tsc` already
+// typechecks each workspace, and a typed lint pass would double the CI time.
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+import globals from "globals";
+
+export default tseslint.config(
+  {
+    ignores: [
+      "**/node_modules/**",
+      "**/dist/**",
+      "**/.turbo/**",
+      ".crumbs/**",
+      "bench/results/**",
+      "migrations/meta/**",
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-explicit-any": "warn",
+      "no-constant-condition": ["error", { checkLoops: false }],
+    },
+  },
+  {
+    files: ["extension/src/**/*.ts"],
+    languageOptions: { globals: { ...globals.browser, chrome: "readonly" } },
+  },
+);

@@ -1,0 +1,122 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+
+export interface NatsServerOptions {
+  /** Also listen for WebSocket clients (the extension uses nats.ws). */
+  websocket?: boolean;
+  /** Extra lines appended to the generated config file (accounts, users, ...). */
+  extraConfig?: string;
+  /** Binary to run; defaults to `nats-server` from PATH. */
+  bin?: string;
+}
+
+/**
+ * A real nats-server with JetStream in its own temp dir, on free ports.
+ * Ports are kept across stop()/start() so clients can reconnect after a restart,
+ * which is what the outage tests need.
+ */
+export class NatsServer {
+  private proc: ChildProcess | undefined;
+  port = -1;
+  wsPort = -1;
+
+  private constructor(
+    readonly dir: string,
+    private readonly opts: NatsServerOptions,
+  ) {}
+
+  static async start(opts: NatsServerOptions = {}): Promise<NatsServer> {
+    const dir = await mkdtemp(join(tmpdir(), "crumbs-nats-"));
+    const server = new NatsServer(dir, opts);
+    await server.start();
+    return server;
+  }
+
+  get url(): string {
+    return `nats://127.0.0.1:${this.port}`;
+  }
+
+  get wsUrl(): string {
+    if (this.wsPort < 0) throw new Error("nats-server was started without websocket");
+    return `ws://127.0.0.1:${this.wsPort}`;
+  }
+
+  get running(): boolean {
+    return this.proc !== undefined && this.proc.exitCode === null && this.proc.signalCode === null;
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    const conf = [
+      `listen: 127.0.0.1:${this.port}`,
+      `jetstream { store_dir: ${JSON.stringify(join(this.dir, "js"))} }`,
+      this.opts.websocket ? `websocket { listen: "127.0.0.1:${this.wsPort}", no_tls: true }` : "",
+      this.opts.extraConfig ?? "",
+    ].join("\n");
+    const confPath = join(this.dir, "nats.conf");
+    await writeFile(confPath, conf);
+    const portsDir = join(this.dir, "ports");
+    await rm(portsDir, { recursive: true, force: true });
+    await mkdir(portsDir);
+    const proc = spawn(this.opts.bin ?? "nats-server", ["-c", confPath, "--ports_file_dir", portsDir], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    proc.stderr?.on("data", (d: Buffer) => {
+      stderr = (stderr + d.toString()).slice(-4000);
+    });
+    const spawnError = new Promise<never>((_, reject) => {
+      proc.once("error", (err) =>
+        reject(new Error(`could not start nats-server (is it on PATH? apt-get install nats-server): ${err.message}`)),
+      );
+    });
+    this.proc = proc;
+    const ports = await Promise.race([this.waitForPorts(portsDir, proc.pid ?? 0, () => stderr), spawnError]);
+    this.port = ports.nats;
+    if (this.opts.websocket) this.wsPort = ports.websocket;
+  }
+
+  private async waitForPorts(dir: string, pid: number, stderr: () => string) {
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline) {
+      if (!this.running) throw new Error(`nats-server exited: ${stderr()}`);
+      const files = await readdir(dir).catch(() => [] as string[]);
+      const file = files.find((f) => f.endsWith(`_${pid}.ports`));
+      if (file) {
+        const raw = JSON.parse(await readFile(join(dir, file), "utf8")) as {
+          nats?: string[];
+          websocket?: string[];
+        };
+        const portOf = (u?: string) => Number(new URL(u ?? "nats://x:-1").port);
+        if (raw.nats?.length && (!this.opts.websocket || raw.websocket?.length)) {
+          return { nats: portOf(raw.nats[0]), websocket: portOf(raw.websocket?.[0]) };
+        }
+      }
+      await sleep(25);
+    }
+    throw new Error(`nats-server did not report its ports in time: ${stderr()}`);
+  }
+
+  /** Kill the server (SIGKILL by default, as an outage would). Data stays on disk. */
+  async stop(signal: NodeJS.Signals = "SIGKILL"): Promise<void> {
+    const proc = this.proc;
+    if (!proc || !this.running) return;
+    const exited = new Promise((resolve) => proc.once("exit", resolve));
+    proc.kill(signal);
+    await exited;
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  /** Stop and remove the temp dir. */
+  async dispose(): Promise<void> {
+    await this.stop();
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
