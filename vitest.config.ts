@@ -7,6 +7,7 @@ import { defineConfig } from "vitest/config";
 // - browser: real Chromium with the built extension loaded.
 export default defineConfig({
   test: {
+    reporters: ["default", "./services/testkit/src/summary-reporter.ts"],
     projects: [
       {
         test: {
