@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { CliError } from "./errors.ts";
+import { readDevToken } from "./dev-token.ts";
+
+export const DEFAULT_CRUMBS_URL = "http://127.0.0.1:8081";
+
+const clientEnvSchema = z.object({
+  CRUMBS_URL: z
+    .string()
+    .default(DEFAULT_CRUMBS_URL)
+    .pipe(z.url({ protocol: /^https?$/, error: "CRUMBS_URL must be an http(s) URL" })),
+  CRUMBS_TOKEN: z.string().trim().min(1, "CRUMBS_TOKEN is empty").optional(),
+});
+
+export type ClientConfig = { url: string; token: string };
+
+/**
+ * Client commands find the API through CRUMBS_URL and authenticate with CRUMBS_TOKEN; without a
+ * token they fall back to the dev token `npm start` left in .crumbs/ of the current directory.
+ */
+export async function loadClientConfig(env: NodeJS.ProcessEnv, cwd: string): Promise<ClientConfig> {
+  const parsed = clientEnvSchema.safeParse({
+    CRUMBS_URL: env.CRUMBS_URL || undefined,
+    CRUMBS_TOKEN: env.CRUMBS_TOKEN || undefined,
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new CliError("config_error", `${issue?.path.join(".") ?? "environment"}: ${issue?.message ?? "invalid"}`);
+  }
+  const token = parsed.data.CRUMBS_TOKEN ?? (await readDevToken(cwd));
+  if (!token) {
+    throw new CliError(
+      "no_token",
+      "set CRUMBS_TOKEN, or run this where `npm start` ran (it keeps the dev token in .crumbs/dev-token)",
+    );
+  }
+  return { url: parsed.data.CRUMBS_URL.replace(/\/+$/, ""), token };
+}

@@ -1,0 +1,36 @@
+import { parseCommandArgs } from "../args.ts";
+import type { Command } from "../context.ts";
+import { databaseTarget, describeDatabase } from "../database.ts";
+import { waitForShutdown } from "../wait-for-shutdown.ts";
+
+const usage = `usage: crumbs api
+
+Run the API alone, configured by the environment (what containers and replicas run):
+  DATABASE_URL   Postgres (without it: embedded PGlite in .crumbs/pg, for one process only)
+  NATS_URL       NATS with JetStream
+  PORT           listen port (default 8081)
+  CRUMBS_TOKEN   admin token of owner "default"
+Migrations are applied at start (under an advisory lock, so replicas may start together).`;
+
+export const apiCommand: Command = {
+  name: "api",
+  summary: "run the API only, configured by environment",
+  usage,
+  longRunning: true,
+  async run(args, ctx) {
+    parseCommandArgs(args, {}, usage);
+    const { loadApiConfig, openDatabase, startApi } = await import("@crumbs/api");
+    const config = loadApiConfig(ctx.env);
+    const target = databaseTarget(ctx.env, ctx.cwd);
+    const database = "pgliteDir" in target ? await openDatabase(target) : undefined;
+    try {
+      const api = await startApi({ config, database });
+      ctx.out(`crumbs api listening on ${api.url} (${describeDatabase(target)})`);
+      await waitForShutdown(ctx.shutdown);
+      ctx.err("stopping...");
+      await api.close();
+    } finally {
+      await database?.close();
+    }
+  },
+};

@@ -1,0 +1,33 @@
+import { parseCommandArgs } from "../args.ts";
+import { loadClientConfig } from "../client-config.ts";
+import type { Command } from "../context.ts";
+import { CliError } from "../errors.ts";
+import { resolveNatsUrl } from "../nats-url.ts";
+import { loadRunnerEnv, loadStartRunner } from "../runner-module.ts";
+import { waitForShutdown } from "../wait-for-shutdown.ts";
+
+const usage = `usage: crumbs runner
+
+Run the agent runner alone, configured by the environment:
+  CRUMBS_URL, CRUMBS_TOKEN   the API
+  NATS_URL                   NATS with JetStream
+  OPENAI_BASE_URL, OPENAI_API_KEY, OPENROUTER_API_KEY   the model endpoints`;
+
+export const runnerCommand: Command = {
+  name: "runner",
+  summary: "run the agent runner only, configured by environment",
+  usage,
+  longRunning: true,
+  async run(args, ctx) {
+    parseCommandArgs(args, {}, usage);
+    const startRunner = await loadStartRunner();
+    if (!startRunner) throw new CliError("not_available", "this build has no agent runner (@crumbs/runner exports no startRunner)");
+    const { url, token } = await loadClientConfig(ctx.env, ctx.cwd);
+    const natsUrl = await resolveNatsUrl(ctx.env, ctx.cwd);
+    const runner = await startRunner({ ...(await loadRunnerEnv(ctx.env)), crumbsUrl: url, token, natsUrl });
+    ctx.out(`crumbs runner connected to ${url} and ${natsUrl}`);
+    await waitForShutdown(ctx.shutdown);
+    ctx.err("stopping...");
+    await runner.close();
+  },
+};

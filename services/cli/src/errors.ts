@@ -1,0 +1,44 @@
+/**
+ * Every failure the CLI reports maps to one exit code: 2 for a wrong command line (so scripts can
+ * tell "you called me wrong" from "the call failed"), 1 for everything else.
+ */
+export class CliError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly exitCode = 1,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class UsageError extends CliError {
+  constructor(message: string) {
+    super("usage", message, 2);
+  }
+}
+
+/** An error answer from the crumbs API: `{"error", "message", "details"?}` plus the HTTP status. */
+export class ApiError extends CliError {
+  constructor(
+    readonly status: number,
+    code: string,
+    message: string,
+    details?: unknown,
+  ) {
+    super(code, message, 1, details);
+  }
+}
+
+/** Whatever was thrown, the line the user sees and the exit code. */
+export function describeFailure(err: unknown): { line: string; exitCode: number } {
+  if (err instanceof CliError) return { line: `${err.code}: ${err.message}`, exitCode: err.exitCode };
+  // Config errors come from other packages (e.g. @crumbs/api's ConfigError) with a code of their own.
+  if (err instanceof Error) {
+    const code = (err as { code?: unknown }).code;
+    return { line: `${typeof code === "string" ? code : "error"}: ${err.message}`, exitCode: 1 };
+  }
+  return { line: `error: ${String(err)}`, exitCode: 1 };
+}

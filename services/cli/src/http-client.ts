@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { ApiError, CliError } from "./errors.ts";
+import type { ClientConfig } from "./client-config.ts";
+
+const apiErrorBodySchema = z.object({ error: z.string(), message: z.string().optional(), details: z.unknown() });
+
+export type Query = Record<string, string | number | undefined>;
+
+export interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export interface HttpClient {
+  readonly baseUrl: string;
+  /** JSON in, JSON out; an error answer throws ApiError. */
+  json(method: string, path: string, opts?: RequestOptions): Promise<{ status: number; body: unknown; headers: Headers }>;
+  /** The raw response of a successful request (for streams). */
+  raw(method: string, path: string, opts?: RequestOptions): Promise<Response>;
+}
+
+/** A small fetch client for the crumbs HTTP API (the SDK's client can replace it once it lands). */
+export function createHttpClient(config: ClientConfig, fetchImpl: typeof fetch = fetch): HttpClient {
+  const urlFor = (path: string, query?: Query) => {
+    const url = new URL(config.url + path);
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    return url;
+  };
+
+  async function raw(method: string, path: string, opts: RequestOptions = {}): Promise<Response> {
+    const url = urlFor(path, opts.query);
+    const headers: Record<string, string> = { authorization: `Bearer ${config.token}`, ...opts.headers };
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      headers["content-type"] = "application/json";
+      body = JSON.stringify(opts.body);
+    }
+    let res: Response;
+    try {
+      res = await fetchImpl(url, { method, headers, body, signal: opts.signal });
+    } catch (err) {
+      if ((err as Error).name === "AbortError") throw err;
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      throw new CliError(
+        "unreachable",
+        `cannot reach the crumbs API at ${config.url} (${cause?.code ?? cause?.message ?? (err as Error).message}); is it running? (CRUMBS_URL)`,
+      );
+    }
+    if (!res.ok) throw await toApiError(res);
+    return res;
+  }
+
+  return {
+    baseUrl: config.url,
+    raw,
+    async json(method, path, opts) {
+      const res = await raw(method, path, opts);
+      const text = await res.text();
+      return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as unknown) : undefined };
+    },
+  };
+}
+
+async function toApiError(res: Response): Promise<ApiError> {
+  const text = await res.text().catch(() => "");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const body = apiErrorBodySchema.safeParse(parsed);
+  if (body.success) return new ApiError(res.status, body.data.error, body.data.message ?? res.statusText, body.data.details);
+  return new ApiError(res.status, `http_${res.status}`, text.slice(0, 200) || res.statusText);
+}

@@ -1,0 +1,98 @@
+import { spawn } from "node:child_process";
+import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { CliError } from "./errors.ts";
+import { pickPort } from "./ports.ts";
+
+export const NATS_INSTALL_HINT =
+  "install it with `sudo apt-get install nats-server` (Debian/Ubuntu) or download it from " +
+  "https://github.com/nats-io/nats-server/releases, or set NATS_URL to a running server";
+
+export interface LaunchedNats {
+  url: string;
+  wsUrl: string;
+  pid: number;
+  /** Resolves when the process exits, for whatever reason. */
+  exited: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The config `crumbs start` gives its nats-server: JetStream for the event stream, WebSocket for the extension. */
+export function natsConfig(opts: { port: number; wsPort: number; dir: string }): string {
+  return [
+    "# written by `crumbs start` on every start; edit the code, not this file",
+    `listen: "127.0.0.1:${opts.port}"`,
+    `jetstream { store_dir: ${JSON.stringify(join(opts.dir, "jetstream"))} }`,
+    `websocket { listen: "127.0.0.1:${opts.wsPort}", no_tls: true }`,
+    `log_file: ${JSON.stringify(join(opts.dir, "nats-server.log"))}`,
+    "",
+  ].join("\n");
+}
+
+/**
+ * Runs `nats-server` from PATH with its config and JetStream data in `dir` (so streams survive a
+ * restart), on 4222/9222 when free and on free ports otherwise. Resolves once the server has
+ * written its ports file, i.e. it accepts connections.
+ */
+export async function launchNats(opts: { dir: string; bin?: string; port?: number; wsPort?: number }): Promise<LaunchedNats> {
+  await mkdir(opts.dir, { recursive: true });
+  const port = await pickPort(opts.port ?? 4222);
+  const wsPort = await pickPort(opts.wsPort ?? 9222);
+  const confPath = join(opts.dir, "nats.conf");
+  await writeFile(confPath, natsConfig({ port, wsPort, dir: opts.dir }));
+  const portsDir = join(opts.dir, "ports");
+  await rm(portsDir, { recursive: true, force: true });
+  await mkdir(portsDir);
+
+  const proc = spawn(opts.bin ?? "nats-server", ["-c", confPath, "--ports_file_dir", portsDir], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  proc.stderr.on("data", (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-2000);
+  });
+  const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
+  const failed = new Promise<never>((_, reject) => {
+    proc.once("error", (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === "ENOENT"
+          ? new CliError("nats_server_missing", `nats-server is not on PATH: ${NATS_INSTALL_HINT}`)
+          : new CliError("nats_start_failed", `could not start nats-server: ${err.message}`),
+      ),
+    );
+    void exited.then(async () => {
+      const log = await readFile(join(opts.dir, "nats-server.log"), "utf8").catch(() => "");
+      reject(new CliError("nats_start_failed", `nats-server exited: ${(stderr || log.slice(-1000)).trim()}`));
+    });
+  });
+
+  const stop = async () => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    proc.kill("SIGTERM");
+    const killed = await Promise.race([exited.then(() => true), sleep(5_000).then(() => false)]);
+    if (!killed) {
+      proc.kill("SIGKILL");
+      await exited;
+    }
+  };
+
+  try {
+    await Promise.race([waitForPortsFile(portsDir, proc.pid ?? -1), failed]);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  failed.catch(() => {});
+  return { url: `nats://127.0.0.1:${port}`, wsUrl: `ws://127.0.0.1:${wsPort}`, pid: proc.pid ?? -1, exited, stop };
+}
+
+async function waitForPortsFile(dir: string, pid: number): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const files = await readdir(dir).catch(() => [] as string[]);
+    if (files.some((f) => f.endsWith(`_${pid}.ports`))) return;
+    await sleep(25);
+  }
+  throw new CliError("nats_start_failed", "nats-server did not start listening within 15 s");
+}

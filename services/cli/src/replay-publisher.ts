@@ -1,0 +1,78 @@
+import { connect, headers as natsHeaders, type JetStreamClient, type NatsConnection, type PubAck } from "nats";
+import { CliError } from "./errors.ts";
+import { replayMsgId, replaySubject, type EventFields } from "./event-line.ts";
+
+export interface ReplayPublisher {
+  publish(event: EventFields, raw: unknown): Promise<void>;
+  /** Waits for every publish to be accepted, then disconnects. */
+  close(): Promise<{ jetstream: number; core: number; duplicates: number }>;
+}
+
+const WINDOW = 256;
+
+/**
+ * Publishes replayed events on `<prefix>.<owner>.<type>.<schema_name>`. When a JetStream stream
+ * covers the subject the event is stored there (with the contract's Nats-Msg-Id, so replaying into
+ * the stream twice within its duplicate window stores it once) and durable consumers get it even
+ * if they start later; otherwise it is a core publish that only live subscribers see.
+ */
+export async function openReplayPublisher(natsUrl: string, prefix: string): Promise<ReplayPublisher> {
+  let nc: NatsConnection;
+  try {
+    nc = await connect({ servers: natsUrl, name: "crumbs-replay", maxReconnectAttempts: 5 });
+  } catch (err) {
+    throw new CliError("nats_unreachable", `cannot connect to NATS at ${natsUrl}: ${(err as Error).message}`);
+  }
+  const jsm = await nc.jetstreamManager({ timeout: 2_000 }).catch(() => undefined);
+  const js: JetStreamClient | undefined = jsm ? nc.jetstream() : undefined;
+  const streamOf = new Map<string, Promise<string | undefined>>();
+  const findStream = (subject: string) => {
+    let found = streamOf.get(subject);
+    if (!found) {
+      found = jsm ? jsm.streams.find(subject).catch(() => undefined) : Promise.resolve(undefined);
+      streamOf.set(subject, found);
+    }
+    return found;
+  };
+  const inFlight = new Set<Promise<PubAck>>();
+  const counts = { jetstream: 0, core: 0, duplicates: 0 };
+  let failure: unknown;
+
+  return {
+    async publish(event, raw) {
+      if (failure) throw failure;
+      const subject = replaySubject(prefix, event);
+      const data = new TextEncoder().encode(JSON.stringify(raw));
+      const msgID = replayMsgId(event);
+      if (js && (await findStream(subject))) {
+        // Publishes from one connection keep their order, so a window of unacked ones is safe.
+        const p = js.publish(subject, data, { msgID });
+        inFlight.add(p);
+        p.then(
+          (ack) => {
+            inFlight.delete(p);
+            if (ack.duplicate) counts.duplicates++;
+            counts.jetstream++;
+          },
+          (err: unknown) => {
+            inFlight.delete(p);
+            failure ??= new CliError("publish_failed", `JetStream publish to ${subject} failed: ${(err as Error).message}`);
+          },
+        );
+        if (inFlight.size >= WINDOW) await Promise.race(inFlight).catch(() => {});
+      } else {
+        const h = natsHeaders();
+        h.set("Nats-Msg-Id", msgID);
+        nc.publish(subject, data, { headers: h });
+        counts.core++;
+      }
+    },
+    async close() {
+      await Promise.allSettled([...inFlight]);
+      await nc.flush();
+      await nc.drain();
+      if (failure) throw failure;
+      return counts;
+    },
+  };
+}
