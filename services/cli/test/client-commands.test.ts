@@ -1,0 +1,169 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { connect, type NatsConnection } from "nats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadApiConfig, startApi } from "@crumbs/api";
+import { createTestDatabase, NatsServer, waitFor, type TestDatabase } from "@crumbs/testkit";
+import { cleanEnv, LiveCli, runCli } from "./run-cli.ts";
+
+const token = "cli-test-token-0123456789";
+let nats: NatsServer;
+let db: TestDatabase;
+let api: { url: string; close(): Promise<void> };
+let nc: NatsConnection;
+let dir: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  [nats, db, dir] = await Promise.all([NatsServer.start(), createTestDatabase("crumbs_cli"), mkdtemp(join(tmpdir(), "crumbs-cli-"))]);
+  api = await startApi({
+    config: loadApiConfig({ DATABASE_URL: db.url, NATS_URL: nats.url, PORT: "0", HOST: "127.0.0.1", CRUMBS_TOKEN: token }),
+  });
+  nc = await connect({ servers: nats.url });
+  env = cleanEnv({ CRUMBS_URL: api.url, CRUMBS_TOKEN: token, NATS_URL: nats.url });
+});
+
+afterAll(async () => {
+  await nc?.close();
+  await api?.close();
+  await db?.drop();
+  await nats?.dispose();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+const crumbs = (...args: string[]) => runCli(args, { env, cwd: dir });
+const json = (text: string) => JSON.parse(text) as Record<string, unknown>;
+
+async function createNote(title: string, context: Record<string, unknown> = { text: title }) {
+  const res = await runCli(["put", "-"], { env, cwd: dir, input: JSON.stringify({ schema_name: "note.v1", title, context }) });
+  expect(res.stderr).toBe("");
+  expect(res.code).toBe(0);
+  return json(res.stdout) as { id: string; version: number };
+}
+
+describe("crumbs client commands against a real API", () => {
+  let id: string;
+
+  it("put creates from a file, updates with If-Match from its version, and refuses a stale version", async () => {
+    const file = join(dir, "note.json");
+    await writeFile(
+      file,
+      JSON.stringify({
+        schema_name: "note.v1",
+        title: "first",
+        tags: ["cli"],
+        context: { text: "hello", secret: "s3cret" },
+        llm_hints: { mode: "merge", transform: { line: { type: "template", template: "{{title}}: {{context.text}}" } }, exclude: ["secret"] },
+      }),
+    );
+    const created = await crumbs("put", file);
+    expect(created.code).toBe(0);
+    const crumb = json(created.stdout);
+    expect(crumb).toMatchObject({ schema_name: "note.v1", title: "first", version: 1 });
+    id = crumb.id as string;
+
+    // The `get > file; edit; put file` round trip.
+    const got = await crumbs("get", id);
+    expect(got.code).toBe(0);
+    await writeFile(file, JSON.stringify({ ...json(got.stdout), title: "second" }));
+    const updated = await crumbs("put", file);
+    expect(updated.code).toBe(0);
+    expect(json(updated.stdout)).toMatchObject({ id, title: "second", version: 2 });
+
+    // The file still says version 1: someone else's change must not be overwritten.
+    const stale = await crumbs("put", file);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toMatch(/^version_mismatch: /);
+  });
+
+  it("get --view llm prints the llm view, without excluded fields", async () => {
+    const res = await crumbs("get", id, "--view", "llm");
+    expect(res.code).toBe(0);
+    const view = json(res.stdout);
+    expect(view.line ?? JSON.stringify(view)).toContain("second: hello");
+    expect(res.stdout).not.toContain("s3cret");
+  });
+
+  it("history lists every version oldest first", async () => {
+    const res = await crumbs("history", id);
+    expect(res.code).toBe(0);
+    const lines = res.stdout.trim().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^\d+ \S+ v1 .* first$/);
+    expect(lines[1]).toMatch(/^\d+ \S+ v2 .* second$/);
+  });
+
+  it("an API error prints `code: message` and exits 1", async () => {
+    const res = await crumbs("get", "00000000-0000-4000-8000-000000000000");
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/^not_found: /);
+  });
+
+  it("replay --since 1h prints every event in seq order", async () => {
+    const other = await createNote("other");
+    const res = await crumbs("replay", "--since", "1h");
+    expect(res.code).toBe(0);
+    const lines = res.stdout.trim().split("\n");
+    const seqs = lines.map((l) => Number(l.split(" ")[0]));
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    const mine = lines.filter((l) => l.includes(id));
+    const fields = mine.map((l) => {
+      const [, type, schema, , version] = l.split(" ");
+      return [type, schema, version];
+    });
+    expect(fields).toEqual([
+      ["created", "note.v1", "v1"],
+      ["updated", "note.v1", "v2"],
+    ]);
+    expect(lines.some((l) => l.includes(other.id))).toBe(true);
+    expect(res.stderr).toMatch(/replayed \d+ events in [\d.]+ s \(\d+ events\/s\)/);
+
+    const narrowed = await crumbs("replay", "--after", lines[0]!.split(" ")[0]!, "--selector", '{"all_tags":["cli"]}');
+    expect(narrowed.code).toBe(0);
+    expect(narrowed.stdout.trim().split("\n")).toEqual([lines[1]]);
+  });
+
+  it("replay --publish delivers each event to a NATS subscriber on <prefix>.<owner>.<type>.<schema>", async () => {
+    const sub = nc.subscribe("replayed.>");
+    const received: { subject: string; seq: number; msgId: string | undefined }[] = [];
+    void (async () => {
+      for await (const m of sub) {
+        received.push({ subject: m.subject, seq: (m.json() as { seq: number }).seq, msgId: m.headers?.get("Nats-Msg-Id") });
+      }
+    })();
+    await nc.flush();
+    const res = await crumbs("replay", "--since", "1h", "--selector", '{"schema_name":"note.v1"}', "--publish", "replayed");
+    expect(res.code).toBe(0);
+    const printed = res.stdout.trim().split("\n").length;
+    await waitFor(() => received.length === printed, { message: `${printed} messages` });
+    expect(received[0]).toEqual({ subject: "replayed.default.created.note.v1", seq: expect.any(Number), msgId: `${id}:1:created` });
+    expect(received.map((r) => r.seq)).toEqual([...received.map((r) => r.seq)].sort((a, b) => a - b));
+    expect(res.stderr).toMatch(new RegExp(`published to replayed\\.>: 0 into JetStream, ${printed} core`));
+    sub.unsubscribe();
+  });
+
+  it("replay --publish stores into a JetStream stream that covers the prefix, once even when run twice", async () => {
+    const jsm = await nc.jetstreamManager();
+    await jsm.streams.add({ name: "REPLAYS", subjects: ["replays.>"] });
+    const first = await crumbs("replay", "--since", "1h", "--publish", "replays");
+    expect(first.code).toBe(0);
+    const count = first.stdout.trim().split("\n").length;
+    expect(first.stderr).toContain(`${count} into JetStream`);
+    const again = await crumbs("replay", "--since", "1h", "--publish", "replays");
+    expect(again.stderr).toContain(`(${count} already there)`);
+    expect((await jsm.streams.info("REPLAYS")).state.messages).toBe(count);
+  });
+
+  it("tail prints one line per write as it happens", async () => {
+    const tail = new LiveCli(["tail", "--selector", '{"schema_name":"note.v1"}'], { env, cwd: dir });
+    try {
+      await tail.waitForOutput(/connected to/, "stderr");
+      const note = await createNote("live one");
+      const line = await tail.waitForOutput(new RegExp(`^\\d+ created note\\.v1 ${note.id} v1 live one$`, "m"));
+      expect(line).toBeTruthy();
+    } finally {
+      expect(await tail.stop()).toBe(0);
+    }
+  });
+});

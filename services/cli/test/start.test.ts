@@ -1,0 +1,84 @@
+import { mkdtemp, readFile, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { freePort, waitFor } from "@crumbs/testkit";
+import { cleanEnv, LiveCli } from "./run-cli.ts";
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+let cwd: string | undefined;
+const started: LiveCli[] = [];
+
+afterAll(async () => {
+  for (const cli of started) await cli.stop("SIGKILL");
+  if (cwd) await rm(cwd, { recursive: true, force: true });
+});
+
+async function start(port: number) {
+  const cli = new LiveCli(["start"], { env: cleanEnv({ PORT: String(port), HOST: "127.0.0.1" }), cwd });
+  started.push(cli);
+  await cli.waitForOutput(/Ctrl-C to stop/, "stdout", 60_000);
+  const field = (name: string) => new RegExp(`^  ${name}\\s+(\\S+)`, "m").exec(cli.stdout)?.[1] ?? "";
+  return { cli, apiUrl: field("API"), token: field("token"), natsPid: Number(/nats-server pid (\d+)/.exec(cli.stdout)?.[1]) };
+}
+
+describe("crumbs start without DATABASE_URL or NATS_URL", () => {
+  it("runs PGlite and its own nats-server, answers, keeps data and token across restarts, stops cleanly on SIGINT", async () => {
+    cwd = await mkdtemp(join(tmpdir(), "crumbs-start-"));
+    const port = await freePort();
+    const first = await start(port);
+    expect(first.apiUrl).toBe(`http://127.0.0.1:${port}`);
+    expect(first.cli.stdout).toMatch(/NATS WebSocket\s+ws:\/\/127\.0\.0\.1:\d+/);
+    expect(first.cli.stdout).toContain("PGlite");
+    expect(alive(first.natsPid)).toBe(true);
+    expect((await readFile(join(cwd, ".crumbs", "dev-token"), "utf8")).trim()).toBe(first.token);
+
+    const ready = await waitFor(async () => (await fetch(`${first.apiUrl}/readyz`)).ok, { timeout: 20_000, message: "/readyz" });
+    expect(ready).toBe(true);
+    const auth = { authorization: `Bearer ${first.token}`, "content-type": "application/json" };
+    const created = await fetch(`${first.apiUrl}/v1/breadcrumbs`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ schema_name: "note.v1", title: "kept", context: { n: 1 } }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+
+    expect(await first.cli.stop("SIGINT")).toBe(0);
+    expect(first.cli.stderr).toContain("stopped");
+    expect(alive(first.natsPid)).toBe(false);
+
+    // Same directory again: the dev token and the PGlite data are still there.
+    const second = await start(port);
+    expect(second.token).toBe(first.token);
+    expect(second.cli.stdout).toContain("from .crumbs/dev-token");
+    const again = await fetch(`${second.apiUrl}/v1/breadcrumbs/${id}`, { headers: auth });
+    expect(again.status).toBe(200);
+    expect(await second.cli.stop("SIGINT")).toBe(0);
+    expect(alive(second.natsPid)).toBe(false);
+    expect(await readdir(join(cwd, ".crumbs"))).toEqual(expect.arrayContaining(["dev-token", "nats", "pg"]));
+  });
+
+  it("names how to install nats-server when it is not on PATH", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "crumbs-start-"));
+    try {
+      const cli = new LiveCli(["start"], {
+        env: cleanEnv({ PORT: String(await freePort()), PATH: join(dir, "no-such-bin") }),
+        cwd: dir,
+      });
+      started.push(cli);
+      expect(await cli.exited).toBe(1);
+      expect(cli.stderr).toMatch(/^nats_server_missing: nats-server is not on PATH: install it with `sudo apt-get install nats-server`/m);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
