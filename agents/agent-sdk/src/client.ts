@@ -1,0 +1,69 @@
+import { connect, type NatsConnection } from "nats";
+import { CrumbsHttp, type HttpOptions } from "./http-client.ts";
+import { replayEvents, type ReplayOptions } from "./replay.ts";
+import { replyTo, respondTo } from "./reply.ts";
+import type { Selector, SelectorInput } from "./selector.ts";
+import { subscribeEvents, type EventHandler, type SubscribeOptions, type Subscription } from "./subscribe.ts";
+import type { Breadcrumb, CreateBreadcrumb } from "./wire.ts";
+
+export interface CrumbsClientOptions extends HttpOptions {
+  /** NATS server for subscribe(); e.g. nats://127.0.0.1:4222 */
+  natsUrl?: string;
+  /** An existing connection instead of natsUrl; the client then leaves it open on close(). */
+  nats?: NatsConnection;
+}
+
+/** Connect to NATS the way every crumbs process does: reconnect forever, quickly. */
+export function connectNats(url: string, name = "crumbs-agent"): Promise<NatsConnection> {
+  return connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 250, pingInterval: 10_000 });
+}
+
+/** The SDK: HTTP calls, subscriptions by selector over JetStream, replay, replies. */
+export class CrumbsClient extends CrumbsHttp {
+  private nc: Promise<NatsConnection> | undefined;
+  private readonly ownsNats: boolean;
+  private readonly subs = new Set<Subscription>();
+
+  constructor(private readonly options: CrumbsClientOptions) {
+    super(options);
+    if (options.nats) this.nc = Promise.resolve(options.nats);
+    this.ownsNats = !options.nats;
+  }
+
+  /** The NATS connection, opened on first use. */
+  nats(): Promise<NatsConnection> {
+    if (!this.nc) {
+      if (!this.options.natsUrl) throw new Error("CrumbsClient needs natsUrl (or nats) to subscribe");
+      this.nc = connectNats(this.options.natsUrl);
+    }
+    return this.nc;
+  }
+
+  async subscribe(selector: SelectorInput, handler: EventHandler, opts: SubscribeOptions = {}): Promise<Subscription> {
+    const sub = await subscribeEvents(await this.nats(), selector, handler, opts);
+    this.subs.add(sub);
+    void sub.closed.finally(() => this.subs.delete(sub));
+    return sub;
+  }
+
+  replay(selector?: Selector, opts: ReplayOptions = {}) {
+    return replayEvents(this, selector, opts);
+  }
+
+  reply(trigger: Breadcrumb, body: CreateBreadcrumb, opts: { idempotencyKey: string }) {
+    return replyTo(this, trigger, body, opts);
+  }
+
+  respond(trigger: Breadcrumb, content: string, opts: { agentId: string; n?: number }) {
+    return respondTo(this, trigger, content, opts);
+  }
+
+  /** Stop every subscription (each finishes its running handler) and close the NATS connection if it is ours. */
+  async close(): Promise<void> {
+    await Promise.all([...this.subs].map((s) => s.stop()));
+    if (this.nc && this.ownsNats) {
+      const nc = await this.nc.catch(() => undefined);
+      await nc?.drain().catch(() => nc.close());
+    }
+  }
+}

@@ -1,0 +1,30 @@
+import type { CrumbsHttp } from "./http-client.ts";
+import type { Selector } from "./selector.ts";
+import type { BreadcrumbEvent } from "./wire.ts";
+
+export interface ReplayOptions {
+  /** Start after this event seq (exclusive). */
+  after?: number;
+  since?: string | Date;
+  until?: string | Date;
+  pageSize?: number;
+}
+
+/** History as events, in seq order, from `/v1/events`, page by page. */
+export async function* replayEvents(
+  http: CrumbsHttp,
+  selector: Selector | undefined,
+  opts: ReplayOptions = {},
+): AsyncGenerator<BreadcrumbEvent> {
+  let after = opts.after;
+  let since = after === undefined ? opts.since : undefined;
+  for (;;) {
+    const page = await http.events({ after, since, until: opts.until, selector, limit: opts.pageSize ?? 500 });
+    yield* page.items;
+    const last = page.items.at(-1);
+    const next = page.next_after ?? last?.seq;
+    if (!page.items.length || next === undefined || next === null || next === after) return;
+    after = next;
+    since = undefined;
+  }
+}

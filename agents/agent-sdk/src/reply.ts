@@ -1,0 +1,54 @@
+import type { CrumbsHttp } from "./http-client.ts";
+import type { Breadcrumb, CreateBreadcrumb } from "./wire.ts";
+
+type Trigger = Pick<Breadcrumb, "id" | "version" | "tags" | "context">;
+
+/** The trigger's session id, from its `session:<id>` tag or `context.session_id`. */
+export function sessionOf(trigger: Pick<Breadcrumb, "tags" | "context">): string | undefined {
+  const tag = trigger.tags.find((t) => t.startsWith("session:"));
+  if (tag) return tag.slice("session:".length);
+  const fromContext = trigger.context.session_id;
+  return typeof fromContext === "string" ? fromContext : undefined;
+}
+
+/** The idempotency key of output `n` that an agent writes for one version of a trigger. */
+export function replyKey(agentId: string, trigger: Pick<Breadcrumb, "id" | "version">, n?: number): string {
+  return `${agentId}:${trigger.id}:${trigger.version}${n === undefined ? "" : `:${n}`}`;
+}
+
+/**
+ * Write a breadcrumb in reply to a trigger. The idempotency key makes a
+ * redelivered trigger replay the first write instead of writing twice; the
+ * trigger's session tag is carried over so the conversation stays together.
+ */
+export async function replyTo(
+  http: CrumbsHttp,
+  trigger: Trigger,
+  body: CreateBreadcrumb,
+  opts: { idempotencyKey: string },
+): Promise<Breadcrumb> {
+  const tags = new Set(body.tags ?? []);
+  for (const t of trigger.tags) if (t.startsWith("session:")) tags.add(t);
+  return http.create({ ...body, tags: [...tags] }, { idempotencyKey: opts.idempotencyKey });
+}
+
+/** Answer a trigger with an `agent.response.v1` in the trigger's session. */
+export async function respondTo(
+  http: CrumbsHttp,
+  trigger: Trigger,
+  content: string,
+  opts: { agentId: string; n?: number; extraTags?: string[] },
+): Promise<Breadcrumb> {
+  const session = sessionOf(trigger) ?? "default";
+  return replyTo(
+    http,
+    trigger,
+    {
+      schema_name: "agent.response.v1",
+      title: `${opts.agentId}: ${content.slice(0, 60)}`,
+      tags: ["agent:response", `agent:${opts.agentId}`, `session:${session}`, ...(opts.extraTags ?? [])],
+      context: { agent_id: opts.agentId, content, session_id: session, in_reply_to: { id: trigger.id, version: trigger.version } },
+    },
+    { idempotencyKey: replyKey(opts.agentId, trigger, opts.n) },
+  );
+}

@@ -1,0 +1,25 @@
+import { compileSelector, subjectsForSelector, type Selector } from "@crumbs/schemas";
+import { coveringSubject } from "./filter-subject.ts";
+import type { Breadcrumb } from "./wire.ts";
+
+export type { Selector };
+export type EventKind = "created" | "updated" | "deleted";
+/** One selector, or a list of which any may match (agent.def.v1 subscriptions are a list). */
+export type SelectorInput = Selector | readonly Selector[];
+
+function asList(input: SelectorInput): readonly Selector[] {
+  return Array.isArray(input) ? input : [input as Selector];
+}
+
+/** The shared selector engine, as a predicate over breadcrumbs. Throws on an invalid selector. */
+export function selectorMatcher(input: SelectorInput): (b: Breadcrumb) => boolean {
+  const compiled = asList(input).map((s) => compileSelector(s));
+  return (b) => compiled.some((c) => c.matches(b));
+}
+
+/** The one NATS filter subject that covers every event the selectors can match. */
+export function filterSubjectFor(input: SelectorInput, opts: { owner?: string; types?: EventKind[] } = {}): string {
+  const list = asList(input);
+  if (list.length === 0) return "crumbs._none_.>";
+  return coveringSubject(list.flatMap((s) => subjectsForSelector(s, opts)));
+}

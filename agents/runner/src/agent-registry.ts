@@ -1,0 +1,69 @@
+import type { Breadcrumb } from "@crumbs/agent-sdk";
+import type { NatsConnection } from "nats";
+import { parseAgentDef, type Agent } from "./agent-def.ts";
+import { AgentWorker, type WorkerOptions } from "./agent-worker.ts";
+import type { ThinkDeps } from "./think.ts";
+
+/** The agents this runner hosts, keyed by their agent.def.v1 breadcrumb id. */
+export class AgentRegistry {
+  private readonly workers = new Map<string, AgentWorker>();
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly deps: ThinkDeps,
+    private readonly opts: WorkerOptions,
+  ) {}
+
+  list(): Agent[] {
+    return [...this.workers.values()].map((w) => w.agent);
+  }
+
+  worker(defId: string): AgentWorker | undefined {
+    return this.workers.get(defId);
+  }
+
+  find(owner: string, agentId: string): Agent | undefined {
+    return this.list().find((a) => a.owner === owner && a.def.agent_id === agentId);
+  }
+
+  /** A definition was created or changed; older versions than the loaded one are ignored. */
+  async upsert(b: Breadcrumb): Promise<void> {
+    const existing = this.workers.get(b.id);
+    if (existing && existing.agent.defVersion >= b.version) return;
+    const parsed = parseAgentDef(b);
+    if (!parsed.ok) {
+      this.deps.log.warn("ignoring invalid agent definition", { id: b.id, error: parsed.error });
+      await this.remove(b.id);
+      return;
+    }
+    const clash = this.find(b.owner, parsed.agent.def.agent_id);
+    if (clash && clash.defId !== b.id) {
+      this.deps.log.warn("two definitions share an agent_id; both run on one consumer", {
+        agent: parsed.agent.def.agent_id,
+        ids: [clash.defId, b.id],
+      });
+    }
+    const worker = existing ?? new AgentWorker(this.nc, this.deps, parsed.agent, this.opts);
+    this.workers.set(b.id, worker);
+    await worker.apply(parsed.agent);
+  }
+
+  async remove(defId: string): Promise<void> {
+    const worker = this.workers.get(defId);
+    if (!worker) return;
+    this.workers.delete(defId);
+    await worker.remove();
+  }
+
+  /** Make the hosted set equal to these definitions (start-up and periodic resync). */
+  async sync(defs: Breadcrumb[]): Promise<void> {
+    const ids = new Set(defs.map((d) => d.id));
+    for (const id of [...this.workers.keys()]) if (!ids.has(id)) await this.remove(id);
+    for (const d of defs) await this.upsert(d);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.workers.values()].map((w) => w.stop()));
+    this.workers.clear();
+  }
+}

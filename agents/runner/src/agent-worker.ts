@@ -1,0 +1,104 @@
+import { filterSubjectFor, subscribeEvents, STREAM, type Subscription } from "@crumbs/agent-sdk";
+import type { NatsConnection } from "nats";
+import { consumerNameFor, type Agent } from "./agent-def.ts";
+import { handleTrigger } from "./handle-trigger.ts";
+import type { ThinkDeps } from "./think.ts";
+
+export interface WorkerOptions {
+  ackWaitMs: number;
+  maxDeliver: number;
+}
+
+/**
+ * Runs one agent in this process: a subscription on the agent's durable
+ * consumer, which every runner replica shares, so each trigger is handled
+ * once across replicas. A changed definition is applied in place; a selector
+ * that narrows to a new subject moves the agent to a new consumer.
+ */
+export class AgentWorker {
+  private current: Agent;
+  private sub: Subscription | undefined;
+  private consumer: string | undefined;
+  private selectorsKey: string | undefined;
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly deps: ThinkDeps,
+    agent: Agent,
+    private readonly opts: WorkerOptions,
+  ) {
+    this.current = agent;
+  }
+
+  get agent(): Agent {
+    return this.current;
+  }
+
+  get consumerName(): string | undefined {
+    return this.consumer;
+  }
+
+  /** Start, or switch to a new version of the definition. Calls are applied one after another. */
+  apply(agent: Agent): Promise<void> {
+    return this.serial(async () => {
+      this.current = agent;
+      const selectors = agent.def.subscriptions.selectors;
+      const filterSubject = filterSubjectFor(selectors, { owner: agent.owner, types: ["created", "updated"] });
+      const name = consumerNameFor(agent, filterSubject);
+      const key = JSON.stringify(selectors);
+      if (this.sub && name === this.consumer && key === this.selectorsKey) return;
+      const old = { sub: this.sub, name: this.consumer };
+      this.sub = undefined;
+      await old.sub?.stop();
+      this.sub = await subscribeEvents(this.nc, selectors, (event) => handleTrigger(this.deps, this.current, event), {
+        durable: name,
+        filterSubject,
+        // A new consumer starts where this version of the definition took effect.
+        deliver: { since: agent.updatedAt },
+        ackWaitMs: this.opts.ackWaitMs,
+        maxDeliver: this.opts.maxDeliver,
+        onError: (err, event) =>
+          this.deps.log.error("trigger failed, will be redelivered", {
+            agent: agent.def.agent_id,
+            trigger: event?.id,
+            error: String(err),
+          }),
+      });
+      this.consumer = name;
+      this.selectorsKey = key;
+      if (old.name && old.name !== name) await this.deleteConsumer(old.name);
+      this.deps.log.info("agent running", { agent: agent.def.agent_id, consumer: name, subject: filterSubject });
+    });
+  }
+
+  /** The definition was deleted: stop and remove the consumer. */
+  remove(): Promise<void> {
+    return this.serial(async () => {
+      await this.sub?.stop();
+      this.sub = undefined;
+      if (this.consumer) await this.deleteConsumer(this.consumer);
+      this.deps.log.info("agent stopped", { agent: this.current.def.agent_id });
+    });
+  }
+
+  /** Stop this process's part without touching the shared consumer (shutdown). */
+  stop(): Promise<void> {
+    return this.serial(async () => {
+      await this.sub?.stop();
+      this.sub = undefined;
+    });
+  }
+
+  private async deleteConsumer(name: string): Promise<void> {
+    const jsm = await this.nc.jetstreamManager();
+    // Every replica tries; the first one wins and the others find it gone.
+    await jsm.consumers.delete(STREAM, name).catch(() => false);
+  }
+
+  private serial(fn: () => Promise<void>): Promise<void> {
+    const next = this.queue.then(fn);
+    this.queue = next.catch(() => {});
+    return next;
+  }
+}

@@ -1,0 +1,70 @@
+import { z } from "zod";
+
+const optionalUrl = z.url().optional();
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const envSchema = z.object({
+  CRUMBS_URL: z.url().default("http://127.0.0.1:8081"),
+  // Optional here: `crumbs runner` may find the dev token itself; startRunner insists on one.
+  CRUMBS_TOKEN: z.string().min(1).optional(),
+  NATS_URL: z.string().regex(/^(nats|tls|wss?):\/\//, "a NATS URL such as nats://127.0.0.1:4222").default("nats://127.0.0.1:4222"),
+  OPENAI_BASE_URL: optionalUrl,
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENROUTER_API_KEY: z.string().min(1).optional(),
+  OPENROUTER_BASE_URL: optionalUrl,
+  RUNNER_MODEL_TIMEOUT_MS: positiveInt(60_000),
+  RUNNER_MAX_STEPS: positiveInt(8),
+  RUNNER_ACK_WAIT_MS: positiveInt(10_000),
+});
+
+/** What startRunner needs; the CLI builds it from the environment with loadRunnerConfig. */
+export interface RunnerConfig {
+  crumbsUrl: string;
+  token: string;
+  natsUrl: string;
+  openaiBaseUrl?: string | undefined;
+  openaiApiKey?: string | undefined;
+  openrouterApiKey?: string | undefined;
+  openrouterBaseUrl?: string | undefined;
+  modelTimeoutMs?: number;
+  maxSteps?: number;
+  ackWaitMs?: number;
+}
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+  readonly code = "invalid_config";
+  constructor(
+    message: string,
+    readonly variables: string[],
+  ) {
+    super(message);
+  }
+}
+
+/** Parse the runner's environment once; a bad value names the variable. */
+export function loadRunnerConfig(
+  env: Record<string, string | undefined> = process.env,
+): Omit<RunnerConfig, "token"> & { token?: string | undefined } {
+  // Empty strings come from `FOO=` in compose files and mean "not set".
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const vars = parsed.error.issues.map((i) => String(i.path[0]));
+    const lines = parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message}`);
+    throw new ConfigError(`invalid runner configuration:\n  ${lines.join("\n  ")}`, vars);
+  }
+  const e = parsed.data;
+  return {
+    crumbsUrl: e.CRUMBS_URL,
+    token: e.CRUMBS_TOKEN,
+    natsUrl: e.NATS_URL,
+    openaiBaseUrl: e.OPENAI_BASE_URL,
+    openaiApiKey: e.OPENAI_API_KEY,
+    openrouterApiKey: e.OPENROUTER_API_KEY,
+    openrouterBaseUrl: e.OPENROUTER_BASE_URL,
+    modelTimeoutMs: e.RUNNER_MODEL_TIMEOUT_MS,
+    maxSteps: e.RUNNER_MAX_STEPS,
+    ackWaitMs: e.RUNNER_ACK_WAIT_MS,
+  };
+}

@@ -1,0 +1,25 @@
+import { ApiError, type BreadcrumbEvent } from "@crumbs/agent-sdk";
+import type { Agent } from "./agent-def.ts";
+import { runStep, type ThinkDeps } from "./think.ts";
+
+/** An event matched an agent's subscription: start a task with it. */
+export async function handleTrigger(deps: ThinkDeps, agent: Agent, event: BreadcrumbEvent): Promise<void> {
+  if (event.type === "breadcrumb.deleted") return;
+  // An agent never answers its own outputs, or a broad selector would loop forever.
+  if (event.tags.includes(`agent:${agent.def.agent_id}`)) return;
+  const trigger = event.breadcrumb;
+  try {
+    await runStep(deps, {
+      agent,
+      trigger,
+      root: { id: trigger.id, version: trigger.version },
+      event: event.type.replace("breadcrumb.", ""),
+      step: 1,
+      steps: [],
+    });
+  } catch (err) {
+    // The trigger was deleted meanwhile: nothing left to answer.
+    if (err instanceof ApiError && err.status === 404) return;
+    throw err;
+  }
+}

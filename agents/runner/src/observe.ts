@@ -1,0 +1,102 @@
+import { ApiError, type Breadcrumb, type BreadcrumbEvent, type CrumbsHttp } from "@crumbs/agent-sdk";
+import type { Agent } from "./agent-def.ts";
+import type { ToolStep } from "./prompt.ts";
+import { actionResultRefSchema, taskSchema, type Task } from "./task.ts";
+import { runStep, type ThinkDeps } from "./think.ts";
+import { toolNameFor, type BrowserAction } from "./llm/browser-tools.ts";
+
+export type FindAgent = (owner: string, agentId: string) => Agent | undefined;
+
+/**
+ * A browser.action.result.v1 arrived. When it completes the last step of a
+ * task an agent started, rebuild that task from its breadcrumbs and take the
+ * next step. Results of actions no agent here wrote are ignored.
+ */
+export async function handleActionResult(deps: ThinkDeps, findAgent: FindAgent, event: BreadcrumbEvent): Promise<void> {
+  if (event.type !== "breadcrumb.created") return;
+  const result = actionResultRefSchema.safeParse(event.breadcrumb.context);
+  if (!result.success || !result.data.action_id) return;
+  const action = await getOrNull(deps.http, result.data.action_id);
+  if (!action || action.schema_name !== "browser.action.v1") return;
+  const parsedTask = taskSchema.safeParse(action.context.task);
+  if (!parsedTask.success) return;
+  const task = parsedTask.data;
+  const agent = findAgent(action.owner, task.agent_id);
+  if (!agent) return;
+
+  const actions = await actionsOfTask(deps.http, task);
+  const latestStep = Math.max(...actions.map((a) => taskOf(a).step));
+  if (task.step !== latestStep) return;
+  const results = await resultsFor(deps.http, actions);
+  const current = actions.filter((a) => taskOf(a).step === latestStep);
+  if (current.some((a) => !results.has(requestIdOf(a)))) return; // wait for the other results of this step
+
+  const trigger = await getOrNull(deps.http, task.root.id);
+  if (!trigger) return;
+  const steps: ToolStep[] = [];
+  for (let s = 1; s <= latestStep; s++) {
+    const ofStep = actions.filter((a) => taskOf(a).step === s).sort((a, b) => taskOf(a).index - taskOf(b).index);
+    if (!ofStep.length) continue;
+    steps.push({
+      calls: ofStep.map((a) => ({
+        toolCallId: taskOf(a).tool_call_id,
+        name: toolNameFor(a.context.action as BrowserAction),
+        arguments: (a.context.params ?? {}) as Record<string, unknown>,
+      })),
+      results: Object.fromEntries(
+        ofStep.map((a) => [taskOf(a).tool_call_id, results.get(requestIdOf(a)) ?? "no result"]),
+      ),
+    });
+  }
+  await runStep(deps, { agent, trigger, root: task.root, event: "created", step: latestStep + 1, steps });
+}
+
+function taskOf(action: Breadcrumb): Task {
+  return taskSchema.parse(action.context.task);
+}
+
+function requestIdOf(action: Breadcrumb): string {
+  return String(action.context.request_id);
+}
+
+async function getOrNull(http: CrumbsHttp, id: string): Promise<Breadcrumb | undefined> {
+  try {
+    return await http.get(id);
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 404 || err.status === 403)) return undefined;
+    throw err;
+  }
+}
+
+async function actionsOfTask(http: CrumbsHttp, task: Task): Promise<Breadcrumb[]> {
+  const out: Breadcrumb[] = [];
+  const selector = {
+    schema_name: "browser.action.v1",
+    context_match: [
+      { path: "$.task.root.id", op: "eq", value: task.root.id },
+      { path: "$.task.agent_id", op: "eq", value: task.agent_id },
+    ],
+  };
+  for await (const b of http.listAll({ selector })) {
+    const t = taskSchema.safeParse(b.context.task);
+    if (t.success && t.data.root.version === task.root.version) out.push(b);
+  }
+  return out;
+}
+
+/** Result text per request id, as the model will read it (the first result wins). */
+async function resultsFor(http: CrumbsHttp, actions: Breadcrumb[]): Promise<Map<string, string>> {
+  const ids = actions.map(requestIdOf);
+  const selector = {
+    schema_name: "browser.action.result.v1",
+    context_match: [{ path: "$.request_id", op: "in", value: ids }],
+  };
+  const out = new Map<string, string>();
+  for await (const r of http.listAll({ selector })) {
+    const id = String(r.context.request_id);
+    if (out.has(id)) continue;
+    const { status, code, message, data, observation } = r.context as Record<string, unknown>;
+    out.set(id, JSON.stringify({ status, code, message, data, observation }));
+  }
+  return out;
+}

@@ -1,0 +1,28 @@
+import { z } from "zod";
+
+/**
+ * The loop state an agent's browser actions carry in their context. A result
+ * that answers one of them lets any runner replica rebuild the whole task from
+ * breadcrumbs: nothing lives in a runner's memory between steps.
+ */
+export const taskSchema = z.object({
+  agent_id: z.string(),
+  root: z.object({ id: z.string(), version: z.number().int() }),
+  session_id: z.string(),
+  step: z.number().int().min(1),
+  tool_call_id: z.string(),
+  index: z.number().int().min(0),
+});
+export type Task = z.infer<typeof taskSchema>;
+
+export const actionResultRefSchema = z.looseObject({
+  request_id: z.string(),
+  action_id: z.string().optional(),
+  status: z.string(),
+});
+
+/** Idempotency keys: `<agent_id>:<id>:<version>:<n>` for the first step, `...:s<step>:<n>` after. */
+export function outputKey(agentId: string, root: { id: string; version: number }, step: number, n: number): string {
+  const base = `${agentId}:${root.id}:${root.version}`;
+  return step === 1 ? `${base}:${n}` : `${base}:s${step}:${n}`;
+}

@@ -1,0 +1,116 @@
+import { ApiError, sessionOf, type Breadcrumb, type CrumbsHttp } from "@crumbs/agent-sdk";
+import type { Agent } from "./agent-def.ts";
+import { resolveContextSelector, tagValue } from "./context-selectors.ts";
+import { browserTools, parseToolCall } from "./llm/browser-tools.ts";
+import { ModelError, chatCompletion } from "./llm/chat-completion.ts";
+import { routeModel, type ModelEndpoints } from "./llm/model-route.ts";
+import type { Logger } from "./log.ts";
+import { writeOutputs, type PlannedAction } from "./outputs.ts";
+import { buildMessages, type ToolStep, type ViewedBreadcrumb } from "./prompt.ts";
+
+export interface ThinkDeps {
+  http: CrumbsHttp;
+  fetch: typeof fetch;
+  endpoints: ModelEndpoints;
+  modelTimeoutMs: number;
+  maxSteps: number;
+  log: Logger;
+}
+
+export interface StepInput {
+  agent: Agent;
+  /** The task's first trigger as it is now, and the version that started the task. */
+  trigger: Breadcrumb;
+  root: { id: string; version: number };
+  event: string;
+  step: number;
+  steps: ToolStep[];
+}
+
+/**
+ * One plan-act step: gather the context views, ask the model, and write what
+ * it decided as breadcrumbs. Model failures become the agent's answer; only
+ * API failures throw, so the trigger is redelivered and retried.
+ */
+export async function runStep(deps: ThinkDeps, input: StepInput): Promise<void> {
+  const { agent, trigger, step } = input;
+  const def = agent.def;
+  const contexts = await fetchContexts(deps.http, def.context_selectors ?? [], trigger);
+  const session = sessionOf(trigger) ?? "default";
+  const extension = tagValue(trigger, "extension") ?? contexts.map((c) => tagValue(c.raw, "extension")).find(Boolean);
+  const target = { agent, root: input.root, step, session, extension };
+  const answer = (text: string) => writeOutputs(deps.http, target, { actions: [], text });
+
+  const route = routeModel(def.model, deps.endpoints);
+  if (!route.ok) return void (await answer(`I cannot answer: ${route.reason}.`));
+
+  const triggerView = await deps.http.getLlmView(trigger.id);
+  const lastStep = step >= deps.maxSteps;
+  const tools = lastStep ? [] : browserTools(def.tools);
+  const messages = buildMessages({
+    systemPrompt: def.system_prompt,
+    contexts: contexts.map((c) => c.viewed),
+    trigger: { id: trigger.id, version: trigger.version, schema_name: trigger.schema_name, event: input.event, view: triggerView },
+    steps: input.steps,
+    stepsLeft: deps.maxSteps - step + 1,
+  });
+  let result;
+  try {
+    result = await chatCompletion({
+      fetch: deps.fetch,
+      baseUrl: route.baseUrl,
+      apiKey: route.apiKey,
+      model: route.model,
+      messages,
+      tools,
+      timeoutMs: deps.modelTimeoutMs,
+    });
+  } catch (err) {
+    if (!(err instanceof ModelError)) throw err;
+    deps.log.warn("model call failed", { agent: def.agent_id, trigger: trigger.id, code: err.code, error: err.message });
+    return void (await answer(`The model call failed (${err.code}): ${err.message}`));
+  }
+
+  const actions: PlannedAction[] = [];
+  const problems: string[] = [];
+  for (const call of result.toolCalls) {
+    const parsed = parseToolCall(call.function.name, call.function.arguments, def.tools);
+    if (parsed.ok) actions.push({ toolCallId: call.id, action: parsed.action, params: parsed.params });
+    else problems.push(parsed.error);
+  }
+  if (actions.length && !extension) {
+    problems.push("no browser is linked to this conversation (no extension:<id> tag on the message or the page context)");
+    actions.length = 0;
+  }
+  const textParts = [result.content?.trim(), ...problems.map((p) => `I could not act: ${p}.`)].filter(Boolean);
+  let text = textParts.length ? textParts.join("\n\n") : undefined;
+  if (!text && !actions.length) text = "The model returned an empty answer.";
+  await writeOutputs(deps.http, target, { actions, text });
+}
+
+interface FetchedContext {
+  raw: Breadcrumb;
+  viewed: ViewedBreadcrumb;
+}
+
+/** The latest breadcrumb of each context selector, in its llm view. */
+async function fetchContexts(http: CrumbsHttp, selectors: unknown[], trigger: Breadcrumb): Promise<FetchedContext[]> {
+  const out: FetchedContext[] = [];
+  for (const s of selectors) {
+    const selector = resolveContextSelector(s as Parameters<typeof resolveContextSelector>[0], trigger);
+    const page = await http.list({ selector, limit: 50 });
+    const latest = page.items.reduce<Breadcrumb | undefined>(
+      (best, b) => (!best || b.updated_at > best.updated_at ? b : best),
+      undefined,
+    );
+    if (!latest || out.some((c) => c.raw.id === latest.id)) continue;
+    try {
+      const view = await http.getLlmView(latest.id);
+      out.push({ raw: latest, viewed: { id: latest.id, version: latest.version, schema_name: latest.schema_name, view } });
+    } catch (err) {
+      // Deleted between list and get, or a view that fails: the model goes without it, never with the raw context.
+      if (!(err instanceof ApiError) || (err.status !== 404 && err.status !== 422)) throw err;
+    }
+  }
+  return out;
+}
