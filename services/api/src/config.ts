@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { ConfigError } from "./errors.ts";
+
+const envSchema = z.object({
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+    .optional(),
+  CRUMBS_PGLITE_DIR: z.string().min(1).default(".crumbs/pg"),
+  NATS_URL: z
+    .string()
+    .regex(/^(nats|tls|ws|wss):\/\/[^\s]+$/, "must be a nats:// URL, e.g. nats://127.0.0.1:4222")
+    .default("nats://127.0.0.1:4222"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8081),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  CRUMBS_TOKEN: z.string().min(8, "must be at least 8 characters").optional(),
+  CRUMBS_BODY_LIMIT: z.coerce.number().int().min(1024).default(1024 * 1024),
+  CRUMBS_SSE_PING_MS: z.coerce.number().int().min(10).default(15_000),
+  CRUMBS_RELAY_POLL_MS: z.coerce.number().int().min(10).default(1_000),
+});
+
+export interface ApiConfig {
+  /** Unset: embedded PGlite in `pgliteDir`. */
+  databaseUrl?: string;
+  pgliteDir: string;
+  natsUrl: string;
+  port: number;
+  host: string;
+  /** Admin token of owner `default`. */
+  token?: string;
+  bodyLimitBytes: number;
+  ssePingMs: number;
+  relayPollMs: number;
+}
+
+/** Parses the environment once. A bad value throws ConfigError naming the variable. */
+export function loadApiConfig(env: Record<string, string | undefined> = process.env): ApiConfig {
+  // An empty variable means "unset", as in most shells' `VAR= cmd`.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(String(issue?.path[0] ?? "environment"), issue?.message ?? "invalid");
+  }
+  const e = parsed.data;
+  return {
+    ...(e.DATABASE_URL ? { databaseUrl: e.DATABASE_URL } : {}),
+    pgliteDir: e.CRUMBS_PGLITE_DIR,
+    natsUrl: e.NATS_URL,
+    port: e.PORT,
+    host: e.HOST,
+    ...(e.CRUMBS_TOKEN ? { token: e.CRUMBS_TOKEN } : {}),
+    bodyLimitBytes: e.CRUMBS_BODY_LIMIT,
+    ssePingMs: e.CRUMBS_SSE_PING_MS,
+    relayPollMs: e.CRUMBS_RELAY_POLL_MS,
+  };
+}

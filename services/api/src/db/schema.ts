@@ -1,0 +1,119 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+/** The current version of every live breadcrumb. A delete removes the row; history keeps it. */
+export const breadcrumbs = pgTable(
+  "breadcrumbs",
+  {
+    id: uuid("id").primaryKey(),
+    owner: text("owner").notNull(),
+    schema_name: text("schema_name").notNull(),
+    title: text("title").notNull(),
+    tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
+    context: jsonb("context").$type<Record<string, unknown>>().notNull(),
+    llm_hints: jsonb("llm_hints").$type<Record<string, unknown>>(),
+    key: text("key"),
+    version: integer("version").notNull(),
+    created_at: ts("created_at").notNull(),
+    updated_at: ts("updated_at").notNull(),
+    created_by: text("created_by").notNull(),
+    updated_by: text("updated_by").notNull(),
+    expires_at: ts("expires_at"),
+  },
+  (t) => [
+    uniqueIndex("breadcrumbs_owner_key_uq").on(t.owner, t.key).where(sql`${t.key} is not null`),
+    index("breadcrumbs_tags_gin").using("gin", t.tags),
+    index("breadcrumbs_owner_schema_updated_idx").on(t.owner, t.schema_name, t.updated_at.desc(), t.id.desc()),
+    index("breadcrumbs_owner_updated_idx").on(t.owner, t.updated_at.desc(), t.id.desc()),
+  ],
+);
+
+/** One row per committed write; `seq` is global, gap-free and in commit order. */
+export const breadcrumbHistory = pgTable(
+  "breadcrumb_history",
+  {
+    seq: bigint("seq", { mode: "number" }).primaryKey(),
+    breadcrumb_id: uuid("breadcrumb_id").notNull(),
+    owner: text("owner").notNull(),
+    version: integer("version").notNull(),
+    event: text("event").$type<"created" | "updated" | "deleted">().notNull(),
+    schema_name: text("schema_name").notNull(),
+    tags: text("tags").array().notNull(),
+    breadcrumb: jsonb("breadcrumb").$type<Record<string, unknown>>().notNull(),
+    at: ts("at").notNull(),
+  },
+  (t) => [
+    index("history_breadcrumb_idx").on(t.breadcrumb_id, t.seq),
+    index("history_owner_seq_idx").on(t.owner, t.seq),
+    index("history_owner_at_idx").on(t.owner, t.at),
+  ],
+);
+
+/** Events waiting for the relay; a row is published to JetStream exactly once (Nats-Msg-Id dedup). */
+export const outbox = pgTable(
+  "outbox",
+  {
+    seq: bigint("seq", { mode: "number" })
+      .primaryKey()
+      .references(() => breadcrumbHistory.seq),
+    subject: text("subject").notNull(),
+    msg_id: text("msg_id").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    created_at: ts("created_at").notNull().defaultNow(),
+    published_at: ts("published_at"),
+  },
+  (t) => [index("outbox_pending_idx").on(t.seq).where(sql`${t.published_at} is null`)],
+);
+
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    owner: text("owner").notNull(),
+    key: text("key").notNull(),
+    fingerprint: text("fingerprint").notNull(),
+    status: smallint("status").notNull(),
+    response: jsonb("response").$type<unknown>(),
+    etag: text("etag"),
+    created_at: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.owner, t.key] }), index("idempotency_created_idx").on(t.created_at)],
+);
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: uuid("id").primaryKey(),
+    owner: text("owner").notNull(),
+    name: text("name"),
+    token_hash: text("token_hash").notNull(),
+    scopes: text("scopes").array().notNull().default(sql`'{}'::text[]`),
+    created_at: ts("created_at").notNull().defaultNow(),
+    expires_at: ts("expires_at"),
+    revoked_at: ts("revoked_at"),
+  },
+  (t) => [uniqueIndex("api_keys_token_hash_uq").on(t.token_hash), index("api_keys_owner_idx").on(t.owner)],
+);
+
+/** A single row (id = 1). Bumped as the last statement of every write transaction. */
+export const seqCounter = pgTable("seq_counter", {
+  id: smallint("id").primaryKey(),
+  value: bigint("value", { mode: "number" }).notNull(),
+});
+
+export const schema = { breadcrumbs, breadcrumbHistory, outbox, idempotencyKeys, apiKeys, seqCounter };
+export type BreadcrumbRow = typeof breadcrumbs.$inferSelect;
+export type HistoryRow = typeof breadcrumbHistory.$inferSelect;
