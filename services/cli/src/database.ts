@@ -1,11 +1,10 @@
-import { join } from "node:path";
-import { stateDir } from "./dev-token.ts";
+import type { ApiConfig } from "@crumbs/api";
 
 export type DatabaseTarget = { databaseUrl: string } | { pgliteDir: string };
 
-/** DATABASE_URL when set, otherwise the embedded PGlite database in .crumbs/pg of the current directory. */
-export function databaseTarget(env: NodeJS.ProcessEnv, cwd: string): DatabaseTarget {
-  return env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { pgliteDir: join(stateDir(cwd), "pg") };
+/** DATABASE_URL when set, otherwise the embedded PGlite database (CRUMBS_PGLITE_DIR, default .crumbs/pg). */
+export function databaseTarget(config: Pick<ApiConfig, "databaseUrl" | "pgliteDir">): DatabaseTarget {
+  return config.databaseUrl ? { databaseUrl: config.databaseUrl } : { pgliteDir: config.pgliteDir };
 }
 
 /** For the banner: never print a password. */

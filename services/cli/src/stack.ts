@@ -47,13 +47,16 @@ export async function startStack(env: NodeJS.ProcessEnv, cwd: string, log: (line
       cleanups.push(() => rm(natsUrlFile(cwd), { force: true }));
     }
 
-    const { loadApiConfig, openDatabase, startApi } = await import("@crumbs/api");
-    const target = databaseTarget(env, cwd);
-    const config = loadApiConfig({ ...env, NATS_URL: natsUrl, CRUMBS_TOKEN: token });
-    // startApi opens DATABASE_URL itself; PGlite is opened here because the API has no env for it.
-    const database = "pgliteDir" in target ? await openDatabase(target) : undefined;
-    if (database) cleanups.push(() => database.close());
-    const api = await startApi({ config, database });
+    const { loadApiConfig, startApi } = await import("@crumbs/api");
+    const config = loadApiConfig({
+      // A dev stack listens on loopback only, like its nats-server; HOST=0.0.0.0 opens it up.
+      HOST: "127.0.0.1",
+      CRUMBS_PGLITE_DIR: join(stateDir(cwd), "pg"),
+      ...env,
+      NATS_URL: natsUrl,
+      CRUMBS_TOKEN: token,
+    });
+    const api = await startApi({ config });
     cleanups.push(() => api.close());
 
     let runner: RunnerHandle | undefined;
@@ -70,7 +73,7 @@ export async function startStack(env: NodeJS.ProcessEnv, cwd: string, log: (line
       natsUrl,
       natsWsUrl: nats?.wsUrl,
       natsPid: nats?.pid,
-      database: describeDatabase(target),
+      database: describeDatabase(databaseTarget(config)),
       token,
       tokenSource: tokenSource ?? (dev?.created ? "created" : "reused"),
       runner: runner ? "running" : "not available",

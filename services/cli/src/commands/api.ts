@@ -6,9 +6,9 @@ import { waitForShutdown } from "../wait-for-shutdown.ts";
 const usage = `usage: crumbs api
 
 Run the API alone, configured by the environment (what containers and replicas run):
-  DATABASE_URL   Postgres (without it: embedded PGlite in .crumbs/pg, for one process only)
-  NATS_URL       NATS with JetStream
-  PORT           listen port (default 8081)
+  DATABASE_URL   Postgres (without it: embedded PGlite in CRUMBS_PGLITE_DIR, default .crumbs/pg; one process only)
+  NATS_URL       NATS with JetStream (default nats://127.0.0.1:4222)
+  PORT, HOST     where to listen (default 0.0.0.0:8081)
   CRUMBS_TOKEN   admin token of owner "default"
 Migrations are applied at start (under an advisory lock, so replicas may start together).`;
 
@@ -19,18 +19,12 @@ export const apiCommand: Command = {
   longRunning: true,
   async run(args, ctx) {
     parseCommandArgs(args, {}, usage);
-    const { loadApiConfig, openDatabase, startApi } = await import("@crumbs/api");
+    const { loadApiConfig, startApi } = await import("@crumbs/api");
     const config = loadApiConfig(ctx.env);
-    const target = databaseTarget(ctx.env, ctx.cwd);
-    const database = "pgliteDir" in target ? await openDatabase(target) : undefined;
-    try {
-      const api = await startApi({ config, database });
-      ctx.out(`crumbs api listening on ${api.url} (${describeDatabase(target)})`);
-      await waitForShutdown(ctx.shutdown);
-      ctx.err("stopping...");
-      await api.close();
-    } finally {
-      await database?.close();
-    }
+    const api = await startApi({ config });
+    ctx.out(`crumbs api listening on ${api.url} (${describeDatabase(databaseTarget(config))})`);
+    await waitForShutdown(ctx.shutdown);
+    ctx.err("stopping...");
+    await api.close();
   },
 };

@@ -13,8 +13,8 @@ export const migrateCommand: Command = {
   usage,
   async run(args, ctx) {
     parseCommandArgs(args, {}, usage);
-    const { openDatabase, migrate } = await import("@crumbs/api");
-    const target = databaseTarget(ctx.env, ctx.cwd);
+    const { loadApiConfig, openDatabase, migrate } = await import("@crumbs/api");
+    const target = databaseTarget(loadApiConfig(ctx.env));
     const database = await openDatabase(target);
     try {
       await migrate(database);
