@@ -1,0 +1,39 @@
+import { ActionError } from "../action-error.ts";
+import { registerAction } from "../action-registry.ts";
+import { waitForActionable } from "./actionability.ts";
+import { checkedState, describeElement, isVisible } from "./element-state.ts";
+import { summarize } from "./element-role.ts";
+import { parseParams, targetParams } from "./params.ts";
+import { pointerClick } from "./pointer.ts";
+import { resolveTarget } from "./resolve-target.ts";
+
+// check/uncheck click like a user (so React's onClick/onChange and Vue's v-model run) and then verify the state.
+for (const [name, want] of [["check", true], ["uncheck", false]] as const) {
+  registerAction(name, async (raw) => {
+    const params = parseParams(targetParams, raw);
+    const el = resolveTarget(params);
+    const before = checkedState(el);
+    if (before === undefined) {
+      throw new ActionError("not_actionable", `${describeElement(el)} is not a checkbox, radio or switch`);
+    }
+    const isRadio = el.localName === "input" && (el as HTMLInputElement).type === "radio" || el.getAttribute("role") === "radio";
+    if (!want && isRadio) {
+      throw new ActionError("invalid_params", "a radio button cannot be unchecked: check another option of the group");
+    }
+    if (before === want) return { [name === "check" ? "checked" : "unchecked"]: summarize(el), changed: false };
+    // Custom checkboxes often hide the real input and show a styled label: click what the user would click.
+    const clickable = isVisible(el) ? el : visibleLabel(el) ?? el;
+    const point = await waitForActionable(clickable, { hitTest: true, timeoutMs: params.timeout_ms });
+    pointerClick(point);
+    const after = checkedState(el);
+    if (after !== want) {
+      throw new ActionError("not_actionable", `clicking ${describeElement(el)} did not ${name} it (the page kept it ${after ? "checked" : "unchecked"})`);
+    }
+    return { [name === "check" ? "checked" : "unchecked"]: summarize(el), changed: true };
+  });
+}
+
+function visibleLabel(el: Element): Element | undefined {
+  const labels = (el as HTMLInputElement).labels;
+  return labels ? Array.from(labels).find(isVisible) : undefined;
+}

@@ -1,0 +1,55 @@
+import { ActionError } from "../action-error.ts";
+import { registerAction } from "../action-registry.ts";
+import { waitForActionable } from "./actionability.ts";
+import { describeElement, isEnabled, isSecretField, isTextEntry } from "./element-state.ts";
+import { summarize } from "./element-role.ts";
+import { reportedValue } from "./field-value.ts";
+import { readValue, replaceValue } from "./input-events.ts";
+import { fillParams, parseParams } from "./params.ts";
+import { resolveTarget } from "./resolve-target.ts";
+
+// Inputs whose value is set as a whole string in a fixed format rather than typed.
+const FORMATTED_TYPES = new Set(["color", "range", "date", "datetime-local", "month", "time", "week", "number"]);
+
+registerAction("fill", async (raw) => {
+  const params = parseParams(fillParams, raw);
+  const el = resolveTarget(params);
+  refuseNonText(el);
+  await waitForActionable(el, { editable: true, hitTest: false, timeoutMs: params.timeout_ms });
+  replaceValue(el, params.value);
+  const back = readValue(el);
+  const formatted = el.localName === "input" && FORMATTED_TYPES.has((el as HTMLInputElement).type);
+  const matches = formatted || el.localName !== "input" && el.localName !== "textarea"
+    ? normalize(back) === normalize(params.value)
+    : back === params.value;
+  if (!matches) {
+    const shown = isSecretField(el) ? "the value" : `"${params.value.slice(0, 100)}"`;
+    throw new ActionError(
+      formatted ? "invalid_params" : "not_actionable",
+      formatted
+        ? `${describeElement(el)} rejected ${shown}: a ${(el as HTMLInputElement).type} field needs its own format (for example 2024-05-31 for a date)`
+        : `${describeElement(el)} did not keep ${shown} (the page changed it back or limits its length)`,
+    );
+  }
+  return { filled: summarize(el), ...reportedValue(el) };
+});
+
+function refuseNonText(el: Element): void {
+  if (el.localName === "select") throw new ActionError("invalid_params", "this is a dropdown: use `select` with a value or label");
+  if (el.localName === "input") {
+    const type = (el as HTMLInputElement).type;
+    if (type === "checkbox" || type === "radio") throw new ActionError("invalid_params", `this is a ${type}: use \`check\` or \`uncheck\``);
+    if (type === "file") throw new ActionError("not_actionable", "file inputs cannot be filled from the page");
+    if (FORMATTED_TYPES.has(type)) {
+      if (!isEnabled(el)) throw new ActionError("not_actionable", `${describeElement(el)} is disabled`);
+      return;
+    }
+  }
+  if (!isTextEntry(el)) {
+    throw new ActionError("not_actionable", `${describeElement(el)} is not a text field (input, textarea or contenteditable)`);
+  }
+}
+
+function normalize(s: string): string {
+  return s.replace(/\s+/g, " ").trim();
+}

@@ -1,0 +1,30 @@
+import { registerAction } from "../action-registry.ts";
+import { bounded } from "./bounded.ts";
+import { isSecretField } from "./element-state.ts";
+import { reportedValue } from "./field-value.ts";
+import { getParams, parseParams } from "./params.ts";
+import { resolveTarget } from "./resolve-target.ts";
+import { safeOuterHtml } from "./safe-html.ts";
+
+// get: one fact about the page or an element. Text and HTML are capped (max_chars, 4,000 by default) and say
+// when they were cut; a password or one-time code never leaves the page.
+registerAction("get", async (raw) => {
+  const params = parseParams(getParams, raw);
+  if (params.what === "title") return { title: document.title };
+  if (params.what === "url") return { url: location.href };
+  const el = resolveTarget(params);
+  switch (params.what) {
+    case "text":
+      return bounded((el as HTMLElement).innerText ?? el.textContent ?? "", params.max_chars);
+    case "value":
+      return reportedValue(el);
+    case "html":
+      return bounded(safeOuterHtml(el), params.max_chars);
+    case "attribute": {
+      const name = params.name!.toLowerCase();
+      if (isSecretField(el) && name === "value") return { name, value: null, redacted: true };
+      const value = el.getAttribute(name);
+      return { name, value: value === null ? null : bounded(value, params.max_chars).text };
+    }
+  }
+});

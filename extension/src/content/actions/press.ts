@@ -1,0 +1,31 @@
+import { ActionError } from "../action-error.ts";
+import { registerAction } from "../action-registry.ts";
+import { waitForActionable } from "./actionability.ts";
+import { deepActiveElement } from "./deep-dom.ts";
+import { summarize } from "./element-role.ts";
+import { focusElement } from "./input-events.ts";
+import { pressChord } from "./key-events.ts";
+import { KeyParseError, parseChord, type Chord } from "./keyboard.ts";
+import { parseParams, pressParams } from "./params.ts";
+import { resolveTarget } from "./resolve-target.ts";
+
+registerAction("press", async (raw) => {
+  const params = parseParams(pressParams, raw);
+  let chord: Chord;
+  try {
+    chord = parseChord(params.key);
+  } catch (err) {
+    if (err instanceof KeyParseError) throw new ActionError("invalid_params", `${err.message}; keys look like Enter, Tab, a, Control+A, Shift+Tab`);
+    throw err;
+  }
+  let start: Element = deepActiveElement() ?? document.body;
+  if (params.ref !== undefined || params.selector !== undefined) {
+    const el = resolveTarget(params);
+    await waitForActionable(el, { hitTest: false, enabled: false, timeoutMs: params.timeout_ms });
+    focusElement(el);
+    start = el;
+  }
+  const { prevented } = pressChord(start, chord);
+  const focused = deepActiveElement(start.ownerDocument);
+  return { pressed: params.key, prevented_by_page: prevented, focused: focused ? summarize(focused) : null };
+});

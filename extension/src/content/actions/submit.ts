@@ -1,0 +1,40 @@
+import { ActionError } from "../action-error.ts";
+import { registerAction } from "../action-registry.ts";
+import { deepActiveElement } from "./deep-dom.ts";
+import { describeElement } from "./element-state.ts";
+import { nameOf, summarize } from "./element-role.ts";
+import { parseParams, submitParams } from "./params.ts";
+import { resolveTarget } from "./resolve-target.ts";
+
+// submit: the form of the target (a form, a field or a button in it), or of the focused field. requestSubmit runs
+// validation and the page's submit handlers like the user pressing the submit button.
+registerAction("submit", async (raw) => {
+  const params = parseParams(submitParams, raw);
+  const hasTarget = params.ref !== undefined || params.selector !== undefined;
+  const el = hasTarget ? resolveTarget(params) : deepActiveElement();
+  const form = el ? formOf(el) : null;
+  if (!form) {
+    throw new ActionError("not_found", hasTarget ? `${describeElement(el!)} is not in a form` : "no form: give `ref` of the form or of a field in it");
+  }
+  if (!form.checkValidity()) {
+    const invalid = Array.from(form.elements)
+      .filter((c) => !(c as HTMLInputElement).validity?.valid)
+      .slice(0, 10)
+      .map((c) => `${nameOf(c) || describeElement(c)}: ${(c as HTMLInputElement).validationMessage}`);
+    throw new ActionError("not_actionable", `the form did not submit: ${invalid.join("; ")}`);
+  }
+  const submitter = el && isSubmitter(el) && (el as HTMLButtonElement).form === form ? (el as HTMLButtonElement) : undefined;
+  form.requestSubmit(submitter);
+  return { submitted: summarize(form), method: form.method, action: form.action };
+});
+
+function formOf(el: Element): HTMLFormElement | null {
+  if (el.localName === "form") return el as HTMLFormElement;
+  const owner = (el as HTMLInputElement).form;
+  return owner ?? el.closest("form");
+}
+
+function isSubmitter(el: Element): boolean {
+  if (el.localName === "button") return ((el as HTMLButtonElement).type || "submit") === "submit";
+  return el.localName === "input" && ["submit", "image"].includes((el as HTMLInputElement).type);
+}

@@ -1,0 +1,54 @@
+import { ActionError } from "../action-error.ts";
+import { registerAction } from "../action-registry.ts";
+import { sleep } from "./actionability.ts";
+import { isVisible } from "./element-state.ts";
+import { parseParams, waitForParams, type RoleSelector } from "./params.ts";
+import { describeSelector, matchSelector } from "./resolve-target.ts";
+import { checkUrlPattern, urlMatches } from "./url-match.ts";
+import { networkIdleSince } from "./network-idle.ts";
+
+export const DEFAULT_WAIT_MS = 10_000;
+const NETWORK_QUIET_MS = 500;
+
+// wait_for in the page: selector, text, network idle, a same-document URL change (pushState), or a plain delay.
+// A URL change through a full navigation replaces this script, so the worker handles `until.url` (tabs.ts).
+registerAction("wait_for", async (raw) => {
+  const params = parseParams(waitForParams, raw);
+  const until = params.until ?? {};
+  const timeout = params.timeout_ms ?? DEFAULT_WAIT_MS;
+  const started = performance.now();
+  const conditions: [string, () => boolean][] = [];
+  if (until.url !== undefined) {
+    const bad = checkUrlPattern(until.url);
+    if (bad) throw new ActionError("invalid_params", bad);
+    conditions.push([`url matching "${until.url}"`, () => urlMatches(location.href, until.url!)]);
+  }
+  if (until.selector !== undefined) {
+    const sel = until.selector;
+    matchSelector(sel); // throws invalid_params now for a bad CSS selector
+    conditions.push([`${describeSelector(sel)} visible`, () => matchSelector(sel as RoleSelector | string).some(isVisible)]);
+  }
+  if (until.text !== undefined) {
+    const text = until.text;
+    conditions.push([`text "${text}" visible`, () => matchSelector({ text }).some(isVisible)]);
+  }
+  if (until.network_idle) {
+    conditions.push([`network idle for ${NETWORK_QUIET_MS} ms`, () => networkIdleSince() >= NETWORK_QUIET_MS]);
+  }
+  if (conditions.length === 0) {
+    if (params.timeout_ms === undefined) throw new ActionError("invalid_params", "give `until` ({url|selector|text|network_idle}) or `timeout_ms` to pause");
+    await sleep(timeout);
+    return { waited_ms: Math.round(performance.now() - started), condition: "timeout" };
+  }
+  const deadline = started + timeout;
+  while (true) {
+    const pending = conditions.filter(([, ok]) => !ok());
+    if (pending.length === 0) {
+      return { waited_ms: Math.round(performance.now() - started), url: location.href, title: document.title };
+    }
+    if (performance.now() >= deadline) {
+      throw new ActionError("timeout", `waited ${timeout} ms for ${pending.map(([what]) => what).join(" and ")}`);
+    }
+    await sleep(50);
+  }
+});
