@@ -25,7 +25,11 @@ TIME is ISO (2025-01-31T12:00:00Z) or a duration back from now: 30s, 30m, 1h, 2d
 A summary (count, events/s) goes to stderr.`;
 
 const PAGE = 500;
-const pageSchema = z.object({ items: z.array(z.unknown()), next_after: z.coerce.number().nullish() });
+const pageSchema = z.object({
+  items: z.array(z.unknown()),
+  next_after: z.coerce.number().nullish(),
+  has_more: z.boolean().optional(),
+});
 
 export const replayCommand: Command = {
   name: "replay",
@@ -75,8 +79,11 @@ export const replayCommand: Command = {
           count++;
         }
         const next = page.data.next_after ?? lastSeq;
-        // Stop on an empty page or when the cursor would not move (never loop forever on one page).
-        if (page.data.items.length === 0 || next === undefined || next === after) break;
+        // With a selector a page can be empty yet not the last (the API scans a bounded number of
+        // rows per request), so `has_more` decides; without it, an empty page ends the replay.
+        // Either way a cursor that does not move ends it: never loop forever on one page.
+        const more = page.data.has_more ?? page.data.items.length > 0;
+        if (!more || next === undefined || next === after) break;
         after = next;
       }
     } finally {

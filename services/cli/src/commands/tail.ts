@@ -69,14 +69,20 @@ async function streamOnce(
     headers,
     signal: ctx.shutdown,
   });
-  onOpen();
   if (!res.body) return;
   const parser = new SseParser();
   const decoder = new TextDecoder();
   const reader = res.body.getReader();
+  let opened = false;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) return;
+    // "Connected" once the server sends its first bytes (its `: connected` comment), not at the
+    // headers: only then has it fixed its starting seq, so a write made after this line is seen.
+    if (!opened) {
+      opened = true;
+      onOpen();
+    }
     for (const frame of parser.push(decoder.decode(value, { stream: true }))) {
       if (!frame.data) continue;
       let raw: unknown;
