@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { breadcrumbSchema } from "./breadcrumb.ts";
+import { InvalidRequestError } from "./errors.ts";
+import { isoTimeSchema, OWNER_PATTERN, ownerSchema, SCHEMA_NAME_PATTERN, schemaNameSchema, tagSchema } from "./names.ts";
+
+export const STREAM_NAME = "CRUMBS";
+export const STREAM_SUBJECTS = ["crumbs.>"];
+export const SUBJECT_PREFIX = "crumbs";
+
+export const EVENT_TYPES = ["breadcrumb.created", "breadcrumb.updated", "breadcrumb.deleted"] as const;
+export const EVENT_TYPES_SHORT = ["created", "updated", "deleted"] as const;
+export const eventTypeSchema = z.enum(EVENT_TYPES);
+export type EventType = z.infer<typeof eventTypeSchema>;
+export type EventTypeShort = (typeof EVENT_TYPES_SHORT)[number];
+
+export const breadcrumbEventSchema = z.object({
+  seq: z.number().int().positive(),
+  type: eventTypeSchema,
+  id: z.uuid(),
+  owner: ownerSchema,
+  schema_name: schemaNameSchema,
+  title: z.string(),
+  tags: z.array(tagSchema),
+  version: z.number().int().min(1),
+  at: isoTimeSchema,
+  breadcrumb: breadcrumbSchema,
+});
+export type BreadcrumbEvent = z.infer<typeof breadcrumbEventSchema>;
+
+/** `breadcrumb.updated` -> `updated`; a short type is returned as is. */
+export function eventTypeShort(type: EventType | EventTypeShort): EventTypeShort {
+  const short = type.startsWith("breadcrumb.") ? type.slice("breadcrumb.".length) : type;
+  if (!(EVENT_TYPES_SHORT as readonly string[]).includes(short)) throw new InvalidRequestError(`unknown event type ${type}`);
+  return short as EventTypeShort;
+}
+
+export function eventTypeLong(type: EventType | EventTypeShort): EventType {
+  return `breadcrumb.${eventTypeShort(type)}`;
+}
+
+/** `crumbs.<owner>.<created|updated|deleted>.<schema_name>` */
+export function subjectFor(owner: string, type: EventType | EventTypeShort, schemaName: string): string {
+  if (!OWNER_PATTERN.test(owner)) throw new InvalidRequestError(`owner ${JSON.stringify(owner)} is not a valid subject token`);
+  if (!SCHEMA_NAME_PATTERN.test(schemaName) || schemaName.length > 200) {
+    throw new InvalidRequestError(`schema name ${JSON.stringify(schemaName)} is not valid`);
+  }
+  return `${SUBJECT_PREFIX}.${owner}.${eventTypeShort(type)}.${schemaName}`;
+}
+
+/** The `Nats-Msg-Id` header value, so that a republish of the same change is deduplicated. */
+export function msgIdFor(id: string, version: number, type: EventType | EventTypeShort): string {
+  return `${id}:${version}:${eventTypeShort(type)}`;
+}
+
+/** Splits a subject back into its parts; undefined when it is not a crumbs event subject. */
+export function parseSubject(subject: string): { owner: string; type: EventTypeShort; schema_name: string } | undefined {
+  const parts = subject.split(".");
+  if (parts.length < 4 || parts[0] !== SUBJECT_PREFIX) return undefined;
+  const [, owner, type] = parts;
+  const schema_name = parts.slice(3).join(".");
+  if (!owner || !OWNER_PATTERN.test(owner) || !(EVENT_TYPES_SHORT as readonly string[]).includes(type!)) return undefined;
+  if (!SCHEMA_NAME_PATTERN.test(schema_name)) return undefined;
+  return { owner, type: type as EventTypeShort, schema_name };
+}

@@ -1,0 +1,26 @@
+import { InvalidLlmHintsError } from "./errors.ts";
+import { HintCompileError } from "./hint-compile-error.ts";
+import { llmHintsSchema, type LlmHints } from "./llm-hints-schema.ts";
+import { compileRule } from "./llm-rules.ts";
+
+/**
+ * Validates hints completely: the shape, then every template compiles, every path parses and every
+ * literal expression parses. Throws InvalidLlmHintsError whose details name the transform key.
+ */
+export function validateLlmHints(hints: unknown, where = "llm_hints"): LlmHints {
+  const parsed = llmHintsSchema.safeParse(hints);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    const at = first?.path.length ? `.${first.path.join(".")}` : "";
+    throw new InvalidLlmHintsError(`${where}${at}: ${first?.message ?? "invalid"}`, { where, issues: parsed.error.issues });
+  }
+  for (const [key, rule] of Object.entries(parsed.data.transform ?? {})) {
+    try {
+      compileRule(rule);
+    } catch (e) {
+      const reason = e instanceof HintCompileError || e instanceof Error ? e.message : String(e);
+      throw new InvalidLlmHintsError(`${where}.transform.${key}: ${reason}`, { where, transform: key, type: rule.type, reason });
+    }
+  }
+  return parsed.data;
+}
