@@ -1,1 +1,10 @@
-export {};
+export { loadApiConfig, type ApiConfig } from "./config.ts";
+export { ConfigError, ApiError } from "./errors.ts";
+export { openDatabase, type OpenDatabaseOptions } from "./db/open.ts";
+export type { Database } from "./db/database.ts";
+export { migrate, migrationsFolder } from "./db/migrate.ts";
+export { createApp, type AppDeps, type CrumbsApp } from "./http/app.ts";
+export { hashToken, type Authenticate, type Principal } from "./http/auth.ts";
+export { startApi, type RunningApi } from "./server.ts";
+export { assembleApi, type ApiStack } from "./assemble.ts";
+export { schema as tables } from "./db/schema.ts";

@@ -1,0 +1,67 @@
+import type { ApiConfig } from "./config.ts";
+import type { Database } from "./db/database.ts";
+import { migrate } from "./db/migrate.ts";
+import { openDatabase } from "./db/open.ts";
+import { createApp, type CrumbsApp } from "./http/app.ts";
+import { Metrics } from "./metrics.ts";
+import { connectNats, type NatsLink } from "./nats/connect.ts";
+import { ChangeNotifier } from "./notifier.ts";
+import { OutboxRelay } from "./outbox/relay.ts";
+
+export interface ApiStack {
+  app: CrumbsApp;
+  database: Database;
+  nats: NatsLink;
+  relay: OutboxRelay;
+  close(): Promise<void>;
+}
+
+export type Log = (msg: string, err?: unknown) => void;
+const defaultLog: Log = (msg, err) => console.error(`[crumbs-api] ${msg}`, err ?? "");
+
+/** Everything but the listening socket: database (opened unless given), migrations, NATS + stream, relay, app. */
+export async function assembleApi(opts: { config: ApiConfig; database?: Database; log?: Log }): Promise<ApiStack> {
+  const { config } = opts;
+  const log = opts.log ?? defaultLog;
+  const database =
+    opts.database ??
+    (await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { pgliteDir: config.pgliteDir }));
+  const cleanups: (() => Promise<unknown>)[] = [];
+  if (!opts.database) cleanups.push(() => database.close());
+  const close = async () => {
+    for (const c of cleanups.splice(0).reverse()) await c().catch((err: unknown) => log("close failed", err));
+  };
+  try {
+    await migrate(database);
+    const nats = await connectNats({ url: config.natsUrl, log });
+    cleanups.push(() => nats.close());
+    const metrics = new Metrics();
+    const relay = new OutboxRelay({
+      database,
+      nats,
+      pollMs: config.relayPollMs,
+      onPublished: (n) => metrics.addPublished(n),
+      log,
+    });
+    await relay.start();
+    cleanups.push(() => relay.stop());
+    const notifier = new ChangeNotifier(nats);
+    cleanups.push(async () => notifier.close());
+    const app = createApp({
+      database,
+      adminToken: config.token,
+      bodyLimitBytes: config.bodyLimitBytes,
+      ssePingMs: config.ssePingMs,
+      nats,
+      notifier,
+      metrics,
+      onCommit: () => relay.kick(),
+      backlog: () => relay.backlog(),
+      log,
+    });
+    return { app, database, nats, relay, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}

@@ -1,0 +1,87 @@
+import { randomUUID } from "node:crypto";
+import { Hono } from "hono";
+import { routePath } from "hono/route";
+import type { Database } from "../db/database.ts";
+import { UnauthorizedError } from "../errors.ts";
+import { Metrics } from "../metrics.ts";
+import type { NatsLink } from "../nats/connect.ts";
+import { ChangeNotifier } from "../notifier.ts";
+import { createSchemaDefHintsLookup, type StoreDeps } from "../store/index.ts";
+import { bearerToken, createAuthenticator, type Authenticate } from "./auth.ts";
+import type { AppEnv, RouteDeps } from "./context.ts";
+import { createErrorHandler, errorBody } from "./errors.ts";
+import { breadcrumbRoutes } from "./routes/breadcrumbs.ts";
+import { eventRoutes } from "./routes/events.ts";
+import { healthRoutes } from "./routes/health.ts";
+
+export interface AppDeps {
+  database: Database;
+  /** CRUMBS_TOKEN: the admin token of owner `default`. */
+  adminToken?: string;
+  /** Replaces the default token check (CRUMBS_TOKEN + api_keys). */
+  authenticate?: Authenticate;
+  bodyLimitBytes?: number;
+  ssePingMs?: number;
+  now?: () => Date;
+  newId?: () => string;
+  /** For readiness and for SSE wake-ups from other replicas. */
+  nats?: NatsLink;
+  notifier?: ChangeNotifier;
+  metrics?: Metrics;
+  /** After every committed write, e.g. the relay's kick. */
+  onCommit?: (owner: string) => void;
+  /** Outbox backlog for /metrics. */
+  backlog?: () => Promise<number>;
+  log?: (msg: string, err?: unknown) => void;
+}
+
+export function createApp(deps: AppDeps) {
+  const log = deps.log ?? ((msg, err) => console.error(`[crumbs-api] ${msg}`, err ?? ""));
+  const metrics = deps.metrics ?? new Metrics();
+  const notifier = deps.notifier ?? new ChangeNotifier(deps.nats);
+  const authenticate = deps.authenticate ?? createAuthenticator({ adminToken: deps.adminToken, db: deps.database.db });
+  const store: StoreDeps = {
+    database: deps.database,
+    now: deps.now ?? (() => new Date()),
+    newId: deps.newId ?? randomUUID,
+    afterCommit(owner) {
+      deps.onCommit?.(owner);
+      notifier.notify(owner);
+    },
+  };
+  const routeDeps: RouteDeps = {
+    database: deps.database,
+    store,
+    bodyLimitBytes: deps.bodyLimitBytes ?? 1024 * 1024,
+    schemaDefHints: createSchemaDefHintsLookup(deps.database.db),
+    notifier,
+    ssePingMs: deps.ssePingMs ?? 15_000,
+  };
+
+  const app = new Hono<AppEnv>();
+  app.onError(createErrorHandler(log));
+  app.notFound((c) => c.json(errorBody("not_found", `no route for ${c.req.method} ${c.req.path}`), 404));
+
+  app.use("*", async (c, next) => {
+    const started = performance.now();
+    await next();
+    const route = routePath(c, -1);
+    metrics.observeRequest(c.req.method, route === "*" ? "unmatched" : route, c.res.status, (performance.now() - started) / 1000);
+  });
+
+  app.route("/", healthRoutes({ database: deps.database, nats: deps.nats, metrics, backlog: deps.backlog }));
+
+  app.use("/v1/*", async (c, next) => {
+    const token = bearerToken(c.req.header("authorization"));
+    if (!token) throw new UnauthorizedError();
+    const principal = await authenticate(token);
+    if (!principal) throw new UnauthorizedError();
+    c.set("principal", principal);
+    await next();
+  });
+  app.route("/v1/breadcrumbs", breadcrumbRoutes(routeDeps));
+  app.route("/v1/events", eventRoutes(routeDeps));
+  return app;
+}
+
+export type CrumbsApp = ReturnType<typeof createApp>;

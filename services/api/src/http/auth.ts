@@ -1,0 +1,52 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
+import type { Db } from "../db/database.ts";
+import { apiKeys } from "../db/schema.ts";
+
+export interface Principal {
+  owner: string;
+  scopes: string[];
+  /** Written into created_by / updated_by. */
+  actor: string;
+}
+
+export type Authenticate = (token: string) => Promise<Principal | undefined>;
+
+export const ADMIN_OWNER = "default";
+
+export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+function sameSecret(a: string, b: string): boolean {
+  // Hashing first gives equal lengths, so the comparison time says nothing about the token.
+  return timingSafeEqual(createHash("sha256").update(a).digest(), createHash("sha256").update(b).digest());
+}
+
+/**
+ * The seam issue 6 builds on (scopes, rate limits): a bearer token becomes an
+ * owner and scopes. CRUMBS_TOKEN is the admin of owner `default`; other tokens
+ * are api_keys rows looked up by sha256, not revoked and not expired.
+ */
+export function createAuthenticator(opts: { adminToken?: string; db: Db }): Authenticate {
+  return async (token) => {
+    if (opts.adminToken && sameSecret(token, opts.adminToken)) {
+      return { owner: ADMIN_OWNER, scopes: ["*"], actor: "admin" };
+    }
+    const [row] = await opts.db
+      .select({ id: apiKeys.id, owner: apiKeys.owner, scopes: apiKeys.scopes, name: apiKeys.name })
+      .from(apiKeys)
+      .where(
+        and(
+          eq(apiKeys.token_hash, hashToken(token)),
+          isNull(apiKeys.revoked_at),
+          or(isNull(apiKeys.expires_at), gt(apiKeys.expires_at, sql`now()`)),
+        ),
+      );
+    if (!row) return undefined;
+    return { owner: row.owner, scopes: row.scopes, actor: row.name ? `key:${row.name}` : `key:${row.id}` };
+  };
+}
+
+export function bearerToken(header: string | undefined): string | undefined {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
+  return m?.[1];
+}

@@ -1,0 +1,16 @@
+import type { Database } from "../db/database.ts";
+import type { StoreDeps } from "../store/index.ts";
+import type { ChangeNotifier } from "../notifier.ts";
+import type { Principal } from "./auth.ts";
+
+export type AppEnv = { Variables: { principal: Principal } };
+
+/** What the route files share, built once by createApp. */
+export interface RouteDeps {
+  database: Database;
+  store: StoreDeps;
+  bodyLimitBytes: number;
+  schemaDefHints(owner: string, schemaName: string): Promise<unknown>;
+  notifier: ChangeNotifier;
+  ssePingMs: number;
+}

@@ -1,0 +1,45 @@
+import type { Context } from "hono";
+import { InvalidJsonError, InvalidRequestError, PayloadTooLargeError } from "../errors.ts";
+import { jsonTextDepthExceeds } from "./json-depth.ts";
+
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Reads a JSON body within `limit` bytes: Content-Length is checked first,
+ * then the streamed size (a chunked or lying client cannot get past it), then
+ * nesting depth, then the parse.
+ */
+export async function readJsonBody(c: Context, limit: number): Promise<unknown> {
+  const declared = c.req.header("content-length");
+  if (declared !== undefined && Number(declared) > limit) throw new PayloadTooLargeError(limit);
+  const stream = c.req.raw.body;
+  if (!stream) throw new InvalidJsonError("a JSON body is required");
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw new PayloadTooLargeError(limit);
+    }
+    chunks.push(value);
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new InvalidJsonError("the body is not valid UTF-8");
+  }
+  if (text.trim() === "") throw new InvalidJsonError("a JSON body is required");
+  if (jsonTextDepthExceeds(text, MAX_JSON_DEPTH)) {
+    throw new InvalidRequestError(`JSON nesting deeper than ${MAX_JSON_DEPTH} levels`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new InvalidJsonError(`the body is not valid JSON: ${(err as Error).message}`);
+  }
+}

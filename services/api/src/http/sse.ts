@@ -1,0 +1,78 @@
+import { sql } from "drizzle-orm";
+import type { SSEStreamingApi } from "hono/streaming";
+import { rowsOf, type Database } from "../db/database.ts";
+import type { ChangeNotifier } from "../notifier.ts";
+import { listEvents, type SelectorFilter } from "../store/index.ts";
+
+/** Even without wake-ups (e.g. NATS down on another replica's writes) the stream re-reads history this often. */
+const FALLBACK_POLL_MS = 2_000;
+
+export interface StreamOptions {
+  database: Database;
+  notifier: ChangeNotifier;
+  owner: string;
+  selector?: SelectorFilter;
+  /** Start after this seq; undefined = only what happens from now on. */
+  after?: number;
+  pingMs: number;
+}
+
+/**
+ * Backfill then live, with no gap and no duplicate: the stream always reads
+ * history `seq > last sent`, and seq order is commit order, so whatever it
+ * missed between wake-ups is simply the next page. Wake-ups come from local
+ * commits and NATS (other replicas); they carry no data.
+ */
+export async function streamEvents(stream: SSEStreamingApi, opts: StreamOptions): Promise<void> {
+  let wake: (() => void) | undefined;
+  let pending = true;
+  const poke = () => {
+    pending = true;
+    wake?.();
+  };
+  // Subscribe before reading the starting point, so nothing committed in between is missed.
+  const unsubscribe = opts.notifier.subscribe(opts.owner, poke);
+  stream.onAbort(poke);
+  const ping = setInterval(() => {
+    void stream.write(": ping\n\n").catch(() => {});
+  }, opts.pingMs);
+  try {
+    let last = opts.after ?? (await currentSeq(opts.database, opts.owner));
+    await stream.write(": connected\n\n");
+    while (!stream.aborted && !stream.closed) {
+      if (!pending) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, FALLBACK_POLL_MS).unref();
+        });
+        wake = undefined;
+        pending = true;
+        continue;
+      }
+      pending = false;
+      const page = await listEvents(opts.database.db, opts.owner, {
+        after: last,
+        selector: opts.selector,
+        limit: 500,
+      });
+      for (const event of page.items) {
+        if (stream.aborted) return;
+        await stream.writeSSE({ id: String(event.seq), event: event.type, data: JSON.stringify(event) });
+      }
+      if (page.next_after !== null) last = page.next_after;
+      if (page.has_more) pending = true;
+    }
+  } finally {
+    clearInterval(ping);
+    unsubscribe();
+  }
+}
+
+async function currentSeq(database: Database, owner: string): Promise<number> {
+  const [row] = rowsOf<{ seq: string }>(
+    await database.db.execute(
+      sql`select coalesce(max(seq), 0)::text as seq from breadcrumb_history where owner = ${owner}`,
+    ),
+  );
+  return Number(row?.seq ?? 0);
+}

@@ -1,0 +1,57 @@
+import { connect, Events, type JetStreamClient, type NatsConnection } from "nats";
+import { ensureStream } from "./stream.ts";
+
+export interface NatsLink {
+  readonly nc: NatsConnection;
+  readonly js: JetStreamClient;
+  /** False between a disconnect and the next reconnect: the relay waits instead of queueing publishes. */
+  connected(): boolean;
+  /** Called after every reconnect, once the stream was ensured again. */
+  onReconnect(fn: () => void): () => void;
+  close(): Promise<void>;
+}
+
+export async function connectNats(opts: { url: string; name?: string; log?: (msg: string) => void }): Promise<NatsLink> {
+  const nc = await connect({
+    servers: opts.url,
+    name: opts.name ?? "crumbs-api",
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 250,
+    pingInterval: 10_000,
+  });
+  await ensureStream(nc);
+  const js = nc.jetstream();
+  let up = true;
+  const listeners = new Set<() => void>();
+  void (async () => {
+    for await (const s of nc.status()) {
+      if (s.type === Events.Disconnect) {
+        up = false;
+        opts.log?.(`nats disconnected from ${String(s.data)}`);
+      } else if (s.type === Events.Reconnect) {
+        // The server may have come back empty (new volume): ensure the stream before publishing again.
+        try {
+          await ensureStream(nc);
+          up = true;
+        } catch (err) {
+          opts.log?.(`nats reconnected but the stream could not be ensured: ${String(err)}`);
+          up = true;
+        }
+        for (const fn of listeners) fn();
+      }
+    }
+  })();
+  return {
+    nc,
+    js,
+    connected: () => up && !nc.isClosed(),
+    onReconnect(fn) {
+      listeners.add(fn);
+      return () => listeners.delete(fn);
+    },
+    async close() {
+      listeners.clear();
+      if (!nc.isClosed()) await nc.drain().catch(() => nc.close());
+    },
+  };
+}

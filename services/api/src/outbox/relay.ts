@@ -1,0 +1,165 @@
+import { headers as natsHeaders } from "nats";
+import { sql } from "drizzle-orm";
+import { rowsOf, type Database } from "../db/database.ts";
+import type { NatsLink } from "../nats/connect.ts";
+
+/** Writers fire this from inside their transaction (delivered at commit) so other replicas drain at once. */
+export const OUTBOX_CHANNEL = "crumbs_outbox";
+/** One relay at a time publishes, which keeps the stream in seq order across replicas. */
+const RELAY_LOCK_KEY = 0x63_72_75_6d_62_72n; // "crumbr"
+
+export interface RelayOptions {
+  database: Database;
+  nats: NatsLink;
+  batchSize?: number;
+  /** Fallback poll for rows nobody kicked for (e.g. written while NATS was down on another replica). */
+  pollMs?: number;
+  publishTimeoutMs?: number;
+  onPublished?(count: number): void;
+  log?(msg: string): void;
+}
+
+interface OutboxRow {
+  seq: string;
+  subject: string;
+  msg_id: string;
+  payload: unknown;
+}
+
+/**
+ * Drains the outbox into JetStream in seq order. Rows are marked published in
+ * the same transaction, after the publish acks; a crash between ack and commit
+ * republishes, and `Nats-Msg-Id` dedup makes that harmless.
+ */
+export class OutboxRelay {
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+  private timer: NodeJS.Timeout | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private failures = 0;
+  private cleanups: (() => unknown)[] = [];
+  private readonly batchSize: number;
+  private readonly enc = new TextEncoder();
+
+  constructor(private readonly opts: RelayOptions) {
+    this.batchSize = opts.batchSize ?? 200;
+  }
+
+  async start(): Promise<void> {
+    this.cleanups.push(this.opts.nats.onReconnect(() => this.kick()));
+    if (this.opts.database.listen) {
+      const unlisten = await this.opts.database.listen(OUTBOX_CHANNEL, () => this.kick());
+      this.cleanups.push(unlisten);
+    }
+    this.timer = setInterval(() => this.kick(), this.opts.pollMs ?? 1_000);
+    this.timer.unref();
+    this.kick();
+  }
+
+  /** Cheap and coalescing: call after every commit. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.loop().finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    clearTimeout(this.retryTimer);
+    for (const c of this.cleanups.splice(0)) await c();
+    await this.running;
+  }
+
+  private async loop(): Promise<void> {
+    for (;;) {
+      this.again = false;
+      let outcome: Outcome;
+      try {
+        outcome = await this.drainBatch();
+      } catch (err) {
+        this.opts.log?.(`outbox relay: ${String(err)}`);
+        outcome = "failed";
+      }
+      if (this.stopped) return;
+      if (outcome === "failed") {
+        this.failures++;
+        this.retryLater(Math.min(50 * 2 ** this.failures, 5_000));
+        return;
+      }
+      this.failures = 0;
+      if (outcome === "busy") {
+        this.retryLater(25);
+        return;
+      }
+      if (outcome === "idle" && !this.again) return;
+    }
+  }
+
+  private retryLater(ms: number): void {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.kick(), ms);
+    this.retryTimer.unref();
+  }
+
+  private async drainBatch(): Promise<Outcome> {
+    // While disconnected the client would buffer publishes and time out; wait for the reconnect kick.
+    if (!this.opts.nats.connected()) return "idle";
+    const { db } = this.opts.database;
+    return db.transaction(async (tx) => {
+      const [lock] = rowsOf<{ ok: boolean }>(
+        await tx.execute(sql`select pg_try_advisory_xact_lock(${RELAY_LOCK_KEY.toString()}::bigint) as ok`),
+      );
+      if (!lock?.ok) return "busy";
+      const rows = rowsOf<OutboxRow>(
+        await tx.execute(sql`
+          select seq::text as seq, subject, msg_id, payload from outbox
+          where published_at is null order by seq limit ${this.batchSize}
+          for update skip locked`),
+      );
+      if (rows.length === 0) return "idle";
+      const results = await Promise.allSettled(rows.map((r) => this.publish(r)));
+      const firstFailure = results.findIndex((r) => r.status === "rejected");
+      const done = firstFailure === -1 ? rows : rows.slice(0, firstFailure);
+      if (done.length > 0) {
+        const seqs = JSON.stringify(done.map((r) => Number(r.seq)));
+        await tx.execute(sql`
+          update outbox set published_at = now()
+          where seq in (select jsonb_array_elements_text(${seqs}::jsonb)::bigint)`);
+        this.opts.onPublished?.(done.length);
+      }
+      if (firstFailure !== -1) {
+        const reason = (results[firstFailure] as PromiseRejectedResult).reason as unknown;
+        this.opts.log?.(`outbox relay: publish failed, will retry: ${String(reason)}`);
+        return "failed";
+      }
+      return rows.length === this.batchSize ? "more" : "idle";
+    });
+  }
+
+  private async publish(row: OutboxRow): Promise<void> {
+    const h = natsHeaders();
+    h.set("Content-Type", "application/json");
+    await this.opts.nats.js.publish(row.subject, this.enc.encode(JSON.stringify(row.payload)), {
+      msgID: row.msg_id,
+      headers: h,
+      timeout: this.opts.publishTimeoutMs ?? 3_000,
+    });
+  }
+
+  /** Rows committed but not yet published (the backlog gauge). */
+  async backlog(): Promise<number> {
+    const [row] = rowsOf<{ n: string }>(
+      await this.opts.database.db.execute(sql`select count(*)::text as n from outbox where published_at is null`),
+    );
+    return Number(row?.n ?? 0);
+  }
+}
+
+type Outcome = "idle" | "more" | "busy" | "failed";

@@ -1,0 +1,56 @@
+import { and, eq } from "drizzle-orm";
+import { idempotencyKeys } from "../db/schema.ts";
+import type { Executor, Tx } from "../db/database.ts";
+import { IdempotencyKeyReusedError } from "../errors.ts";
+
+export interface IdempotencyInput {
+  key: string;
+  /** Hash of what makes two requests "the same" (method, path, body, preconditions). */
+  fingerprint: string;
+}
+
+export interface StoredResponse {
+  status: number;
+  body: unknown;
+  etag: string | null;
+}
+
+/** Thrown inside a write transaction when another request committed the same key first. */
+export class IdempotencyRace extends Error {}
+
+/** The stored first response for this key, or undefined. A different fingerprint is a client bug: 422. */
+export async function findIdempotent(
+  db: Executor,
+  owner: string,
+  input: IdempotencyInput,
+): Promise<StoredResponse | undefined> {
+  const [row] = await db
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.owner, owner), eq(idempotencyKeys.key, input.key)));
+  if (!row) return undefined;
+  if (row.fingerprint !== input.fingerprint) throw new IdempotencyKeyReusedError();
+  return { status: row.status, body: row.response, etag: row.etag };
+}
+
+/** Saved in the write's own transaction, so a key exists exactly when its write committed. */
+export async function saveIdempotent(
+  tx: Tx,
+  owner: string,
+  input: IdempotencyInput,
+  response: StoredResponse,
+): Promise<void> {
+  const inserted = await tx
+    .insert(idempotencyKeys)
+    .values({
+      owner,
+      key: input.key,
+      fingerprint: input.fingerprint,
+      status: response.status,
+      response: response.body,
+      etag: response.etag,
+    })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key });
+  if (inserted.length === 0) throw new IdempotencyRace();
+}

@@ -1,0 +1,13 @@
+export { createBreadcrumb, type CreateInput } from "./create.ts";
+export { patchBreadcrumb, type PatchInput } from "./patch.ts";
+export { deleteBreadcrumb } from "./delete.ts";
+export { getBreadcrumb } from "./read.ts";
+export { listBreadcrumbs, type ListQuery, type ListPage } from "./list.ts";
+export { listHistory } from "./history.ts";
+export { listEvents, eventFromHistory, type EventQuery, type EventPage } from "./events.ts";
+export { createSchemaDefHintsLookup } from "./schema-def-hints.ts";
+export type { StoreDeps } from "./store-deps.ts";
+export type { SelectorFilter } from "./selector-sql.ts";
+export type { IdempotencyInput, StoredResponse } from "./idempotency.ts";
+export type { WriteResult } from "./write.ts";
+export { etagOf } from "./write.ts";

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStack, TOKEN, type TestStack } from "./stack.ts";
+
+interface Frame {
+  id?: string;
+  event?: string;
+  data?: string;
+  comment?: string;
+}
+
+/** Reads SSE frames from a fetch response until `until` says stop. */
+async function readFrames(res: Response, until: (frames: Frame[]) => boolean, timeoutMs = 10_000): Promise<Frame[]> {
+  const reader = res.body!.getReader();
+  const dec = new TextDecoder();
+  const frames: Frame[] = [];
+  let buf = "";
+  const deadline = Date.now() + timeoutMs;
+  try {
+    while (!until(frames)) {
+      if (Date.now() > deadline) throw new Error(`timed out; frames so far: ${JSON.stringify(frames)}`);
+      const { done, value } = await reader.read();
+      if (done) break;
+      buf += dec.decode(value, { stream: true });
+      let i: number;
+      while ((i = buf.indexOf("\n\n")) >= 0) {
+        const block = buf.slice(0, i);
+        buf = buf.slice(i + 2);
+        const f: Frame = {};
+        for (const line of block.split("\n")) {
+          if (line.startsWith(":")) f.comment = line.slice(1).trim();
+          else {
+            const [k, ...rest] = line.split(":");
+            (f as Record<string, string>)[k!] = rest.join(":").replace(/^ /, "");
+          }
+        }
+        frames.push(f);
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  return frames;
+}
+
+describe("SSE /v1/events/stream", () => {
+  let s: TestStack;
+  let url: string;
+  beforeAll(async () => {
+    s = await startStack({ CRUMBS_SSE_PING_MS: "100" });
+    url = await s.serve();
+  });
+  afterAll(() => s?.dispose());
+
+  const auth = { authorization: `Bearer ${TOKEN}` };
+  const create = async (title: string, schema = "test.sse.v1") =>
+    (
+      await s.call("/v1/breadcrumbs", { method: "POST", json: { schema_name: schema, title, context: { title } } })
+    ).json();
+
+  it("backfills after a seq, then goes live, filtered by selector, and resumes from Last-Event-ID", async () => {
+    await create("a");
+    await create("skip me", "test.other.v1");
+    await create("b");
+    const selector = encodeURIComponent(JSON.stringify({ schema_name: "test.sse.v1" }));
+    const res = await fetch(`${url}/v1/events/stream?after=0&selector=${selector}`, { headers: auth });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/text\/event-stream/);
+    setTimeout(() => void create("c"), 300);
+    const frames = (await readFrames(res, (f) => f.filter((x) => x.data).length >= 3)).filter((f) => f.data);
+    expect(frames.map((f) => JSON.parse(f.data!).title)).toEqual(["a", "b", "c"]);
+    expect(frames.map((f) => f.event)).toEqual(["breadcrumb.created", "breadcrumb.created", "breadcrumb.created"]);
+    for (const f of frames) expect(f.id).toBe(String(JSON.parse(f.data!).seq));
+
+    // A reconnecting client sends Last-Event-ID: only what came after it.
+    const resumed = await fetch(`${url}/v1/events/stream?after=0&selector=${selector}`, {
+      headers: { ...auth, "last-event-id": frames[1]!.id! },
+    });
+    const again = (await readFrames(resumed, (f) => f.filter((x) => x.data).length >= 1)).filter((f) => f.data);
+    expect(JSON.parse(again[0]!.data!).title).toBe("c");
+  });
+
+  it("without `after` sends only new events, and pings with a comment", async () => {
+    await create("old");
+    const res = await fetch(`${url}/v1/events/stream`, { headers: auth });
+    setTimeout(() => void create("new"), 300);
+    const frames = await readFrames(res, (f) => f.some((x) => x.data) && f.some((x) => x.comment === "ping"));
+    const data = frames.filter((f) => f.data).map((f) => JSON.parse(f.data!).title);
+    expect(data).toEqual(["new"]);
+  });
+
+  it("streams many writes in order with no gap or duplicate", async () => {
+    const start = (await (await s.call("/v1/events?after=0&limit=1000")).json()).next_after as number;
+    const res = await fetch(`${url}/v1/events/stream?after=${start}`, { headers: auth });
+    const writes = Promise.all(Array.from({ length: 60 }, (_, i) => create(`burst ${i}`)));
+    const frames = (await readFrames(res, (f) => f.filter((x) => x.data).length >= 60)).filter((f) => f.data);
+    await writes;
+    const seqs = frames.map((f) => Number(f.id));
+    expect(new Set(seqs).size).toBe(60);
+    expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
+    expect(seqs[59]! - seqs[0]!).toBe(59);
+  });
+});

@@ -1,0 +1,80 @@
+import { sql } from "drizzle-orm";
+import { connect, type NatsConnection } from "nats";
+import { createTestDatabase, NatsServer, type TestDatabase } from "@crumbs/testkit";
+import { assembleApi, type ApiStack } from "../src/assemble.ts";
+import { loadApiConfig, type ApiConfig } from "../src/config.ts";
+import { rowsOf } from "../src/db/database.ts";
+import { closeServer, listen } from "../src/server.ts";
+
+export const TOKEN = "test-admin-token-0123456789";
+
+export interface TestStack extends ApiStack {
+  pg: TestDatabase;
+  natsServer: NatsServer;
+  config: ApiConfig;
+  /** app.request with the admin bearer token and a JSON content type. */
+  call(path: string, init?: RequestInit & { json?: unknown; token?: string | null }): Promise<Response>;
+  count(table: "breadcrumbs" | "breadcrumb_history" | "outbox" | "idempotency_keys"): Promise<number>;
+  /** A plain NATS client, as any subscriber would use. */
+  client(): Promise<NatsConnection>;
+  /** Starts a listening server on a free port (for SSE and concurrency tests). */
+  serve(): Promise<string>;
+  dispose(): Promise<void>;
+}
+
+export async function startStack(env: Record<string, string> = {}): Promise<TestStack> {
+  const pg = await createTestDatabase("crumbs_api");
+  // websocket: true works around a testkit bug: without it, NatsServer.start() throws "Invalid URL" (portOf(undefined)).
+  const natsServer = await NatsServer.start({ websocket: true });
+  const config = loadApiConfig({
+    DATABASE_URL: pg.url,
+    NATS_URL: natsServer.url,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    CRUMBS_TOKEN: TOKEN,
+    ...env,
+  });
+  const stack = await assembleApi({ config, log: () => {} });
+  const clients: NatsConnection[] = [];
+  const servers: Awaited<ReturnType<typeof listen>>[] = [];
+  return {
+    ...stack,
+    pg,
+    natsServer,
+    config,
+    call(path, init = {}) {
+      const headers = new Headers(init.headers);
+      if (init.token !== null) headers.set("authorization", `Bearer ${init.token ?? TOKEN}`);
+      let body = init.body;
+      if (init.json !== undefined) {
+        headers.set("content-type", "application/json");
+        body = JSON.stringify(init.json);
+      }
+      return Promise.resolve(stack.app.request(path, { ...init, headers, body }));
+    },
+    async count(table) {
+      const [row] = rowsOf<{ n: string }>(
+        await stack.database.db.execute(sql`select count(*)::text as n from ${sql.identifier(table)}`),
+      );
+      return Number(row?.n);
+    },
+    async client() {
+      const nc = await connect({ servers: natsServer.url });
+      clients.push(nc);
+      return nc;
+    },
+    async serve() {
+      const server = await listen(stack.app.fetch, "127.0.0.1", 0);
+      servers.push(server);
+      const addr = server.address();
+      return `http://127.0.0.1:${typeof addr === "object" && addr ? addr.port : 0}`;
+    },
+    async dispose() {
+      for (const s of servers) await closeServer(s);
+      for (const nc of clients) await nc.close().catch(() => {});
+      await stack.close();
+      await natsServer.dispose();
+      await pg.drop();
+    },
+  };
+}
