@@ -8,7 +8,6 @@ const timeout = z.number().int().min(0).max(120_000).optional();
 export const openParams = z.object({ url: z.string().min(1), tab_id: tabId.optional(), timeout_ms: timeout });
 export const tabNewParams = z.object({ url: z.string().min(1).optional(), timeout_ms: timeout });
 export const tabIdParams = z.object({ tab_id: tabId });
-export const tabListParams = z.object({}).optional();
 export const waitForUrlParams = z.object({
   until: z
     .object({
@@ -29,4 +28,3 @@ export const tabCommandSchema = z.object({
 });
 export type TabCommand = z.infer<typeof tabCommandSchema>;
 
-export const TAB_COMMANDS = ["open", "tab_new", "tab_list", "tab_switch", "tab_close"] as const;

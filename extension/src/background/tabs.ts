@@ -1,15 +1,13 @@
 import { z } from "zod";
+import { ActionError } from "../content/action-error.ts";
 import { checkUrlPattern } from "../content/actions/url-match.ts";
+import { targetTab } from "./active-tab.ts";
 import { openParams, tabCommandSchema, tabIdParams, tabNewParams, waitForUrlParams, type TabCommand } from "./tabs-params.ts";
 import { TabWaitError, waitForTabLoad, waitForTabUrl } from "./tabs-wait.ts";
 
 // The commands the worker runs itself with chrome.tabs: open (navigate and wait for the load), tab_new,
 // tab_list, tab_switch, tab_close, and wait_for with `until.url` (a navigation replaces the content script,
 // so only the worker can wait across it). Nothing is kept in memory: the worker may be stopped at any time.
-
-export type TabResult =
-  | { success: true; data?: unknown }
-  | { success: false; error: string; code: "not_found" | "timeout" | "invalid_params" | "blocked_by_policy" };
 
 export interface TabDeps {
   /** runs a command in the tab's page (execute.ts's content routing); used for the rest of a wait_for after its URL matched */
@@ -19,32 +17,38 @@ export interface TabDeps {
 const DEFAULT_LOAD_MS = 30_000;
 const DEFAULT_WAIT_MS = 10_000;
 
-class TabCommandError extends Error {
-  constructor(
-    readonly code: Extract<TabResult, { success: false }>["code"],
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
+/** Commands this file runs; `wait_for` only when it waits for a URL. */
 export function isTabCommand(command: { type: string; params?: unknown }): boolean {
-  if (["open", "tab_new", "tab_list", "tab_switch", "tab_close"].includes(command.type)) return true;
+  if (["open", "tab_new", "tab_list", "tab_switch", "tab_close", "tab"].includes(command.type)) return true;
   const until = (command.params as { until?: { url?: unknown } } | undefined)?.until;
   return command.type === "wait_for" && typeof until?.url === "string";
 }
 
-export async function handleTabCommand(command: unknown, deps: TabDeps = {}): Promise<TabResult> {
+/**
+ * Runs one tab command and resolves to its result data; failures throw ActionError (not_found for a
+ * missing tab, timeout, invalid_params, blocked_by_policy for browser-internal URLs).
+ */
+export async function handleTabCommand(command: unknown, deps: TabDeps = {}): Promise<unknown> {
   try {
-    const cmd = parse(tabCommandSchema, command);
-    return { success: true, data: await run(cmd, deps) };
+    return await run(normalizeSeedForm(parse(tabCommandSchema, command)), deps);
   } catch (err) {
-    if (err instanceof TabCommandError || err instanceof TabWaitError) return { success: false, code: err.code, error: err.message };
+    if (err instanceof ActionError) throw err;
+    if (err instanceof TabWaitError) throw new ActionError(err.code, err.message);
     const message = err instanceof Error ? err.message : String(err);
     // chrome.tabs rejects unknown ids with "No tab with id: 123."
-    if (/no tab with id/i.test(message)) return { success: false, code: "not_found", error: `${message} List tabs with tab_list.` };
-    return { success: false, code: "invalid_params", error: message };
+    if (/no tab with id/i.test(message)) throw new ActionError("not_found", `${message} List tabs with tab_list.`);
+    throw new ActionError("invalid_params", message);
   }
+}
+
+/** Seed 001 sends `{type: "tab", params: {action: "new" | "list" | "switch" | "close", ...}}`. */
+function normalizeSeedForm(cmd: TabCommand): TabCommand {
+  if (cmd.type !== "tab") return cmd;
+  const { action, ...rest } = (cmd.params ?? {}) as { action?: unknown };
+  if (typeof action !== "string" || !["new", "list", "switch", "close"].includes(action)) {
+    throw new ActionError("invalid_params", "`tab` needs params.action: new, list, switch or close");
+  }
+  return { ...cmd, type: `tab_${action}`, params: rest };
 }
 
 async function run(cmd: TabCommand, deps: TabDeps): Promise<unknown> {
@@ -83,7 +87,7 @@ async function run(cmd: TabCommand, deps: TabDeps): Promise<unknown> {
     case "wait_for": {
       const p = parse(waitForUrlParams, cmd.params);
       const bad = checkUrlPattern(p.until.url);
-      if (bad) throw new TabCommandError("invalid_params", bad);
+      if (bad) throw new ActionError("invalid_params", bad);
       const started = Date.now();
       const timeout = p.timeout_ms ?? DEFAULT_WAIT_MS;
       const tab = await targetTab(p.tab_id ?? cmd.tab_id);
@@ -97,13 +101,13 @@ async function run(cmd: TabCommand, deps: TabDeps): Promise<unknown> {
       return { waited_ms: Date.now() - started, ...describe(matched) };
     }
     default:
-      throw new TabCommandError("invalid_params", `"${cmd.type}" is not a tab command`);
+      throw new ActionError("invalid_params", `"${cmd.type}" is not a tab command`);
   }
 }
 
 function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const result = schema.safeParse(value ?? {});
-  if (!result.success) throw new TabCommandError("invalid_params", `invalid params: ${z.prettifyError(result.error)}`);
+  if (!result.success) throw new ActionError("invalid_params", `invalid params: ${z.prettifyError(result.error)}`);
   return result.data;
 }
 
@@ -115,21 +119,13 @@ function checkUrl(raw: string): string {
   } catch {
     // "example.com/docs" is what people type: treat a bare host as https.
     if (/^[\w-]+(\.[\w-]+)+(:\d+)?(\/.*)?$/.test(raw)) return `https://${raw}`;
-    throw new TabCommandError("invalid_params", `"${raw}" is not a URL`);
+    throw new ActionError("invalid_params", `"${raw}" is not a URL`);
   }
   if (["http:", "https:", "file:"].includes(url.protocol) || url.href === "about:blank") return url.href;
   if (["javascript:", "chrome:", "chrome-extension:", "devtools:", "data:", "view-source:"].includes(url.protocol)) {
-    throw new TabCommandError("blocked_by_policy", `${url.protocol} URLs cannot be opened by an agent`);
+    throw new ActionError("blocked_by_policy", `${url.protocol} URLs cannot be opened by an agent`);
   }
-  throw new TabCommandError("invalid_params", `unsupported URL scheme ${url.protocol}`);
-}
-
-async function targetTab(tabId: number | undefined): Promise<chrome.tabs.Tab> {
-  if (tabId !== undefined) return chrome.tabs.get(tabId);
-  const [active] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
-  const tab = active ?? (await chrome.tabs.query({ active: true }))[0];
-  if (!tab?.id) throw new TabCommandError("not_found", "no active tab");
-  return tab;
+  throw new ActionError("invalid_params", `unsupported URL scheme ${url.protocol}`);
 }
 
 function describe(tab: chrome.tabs.Tab) {

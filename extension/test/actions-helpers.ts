@@ -1,0 +1,41 @@
+import { expect } from "vitest";
+import type { ExecuteResult } from "../src/background/command.ts";
+import type { Harness } from "./harness.ts";
+
+// Small helpers shared by the actions-*.test.ts files.
+
+/** Every result a test saw, so a test can assert a secret never appeared in any output. */
+export const seen: unknown[] = [];
+
+export async function run(h: Harness, type: string, params: Record<string, unknown> = {}): Promise<ExecuteResult> {
+  const result = await h.execute({ type, params });
+  seen.push(result);
+  return result;
+}
+
+/** Runs a command that must succeed and returns its data. */
+export async function ok<T = Record<string, unknown>>(h: Harness, type: string, params: Record<string, unknown> = {}): Promise<T> {
+  const result = await run(h, type, params);
+  expect(result, `${type} ${JSON.stringify(params)}`).toMatchObject({ success: true });
+  return result.data as T;
+}
+
+/** Runs a command that must fail with `code`; returns the error message. */
+export async function fails(h: Harness, type: string, params: Record<string, unknown>, code: string): Promise<string> {
+  const result = await run(h, type, params);
+  expect(result, `${type} ${JSON.stringify(params)}`).toMatchObject({ success: false, code });
+  return result.error ?? "";
+}
+
+export async function snapshot(h: Harness): Promise<string> {
+  const data = await ok<{ text: string }>(h, "snapshot");
+  return data.text;
+}
+
+/** The ref on the first snapshot line containing `needle`, e.g. refIn(text, 'button "Save"'). */
+export function refIn(text: string, needle: string | RegExp): string {
+  const line = text.split("\n").find((l) => (typeof needle === "string" ? l.includes(needle) : needle.test(l)) && /\[ref=/.test(l));
+  const ref = line?.match(/\[ref=([a-z0-9]+)\]/)?.[1];
+  if (!ref) throw new Error(`no ref for ${String(needle)} in snapshot:\n${text}`);
+  return ref;
+}
