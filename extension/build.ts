@@ -1,0 +1,36 @@
+/**
+ * Builds the unpacked extension into dist/: the worker as an ES module, the content script as an IIFE
+ * (content scripts cannot be modules), and everything in static/ copied as is. Idempotent: files are
+ * overwritten in place, never deleted first, so a browser test running meanwhile keeps a loadable dist.
+ */
+import { cp, mkdir } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build, type BuildOptions } from "esbuild";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dist = join(here, "dist");
+
+const common: BuildOptions = {
+  bundle: true,
+  target: "chrome121",
+  sourcemap: "linked",
+  logLevel: "warning",
+  legalComments: "none",
+  minify: true,
+};
+
+export async function buildExtension(): Promise<void> {
+  const started = Date.now();
+  await mkdir(dist, { recursive: true });
+  await Promise.all([
+    build({ ...common, entryPoints: [join(here, "src/background/index.ts")], outfile: join(dist, "background.js"), format: "esm" }),
+    build({ ...common, entryPoints: [join(here, "src/content/index.ts")], outfile: join(dist, "content.js"), format: "iife" }),
+    cp(join(here, "static"), dist, { recursive: true }),
+  ]);
+  console.log(`extension built into ${dist} in ${Date.now() - started} ms`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await buildExtension();
+}

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { actionErrorCodeSchema } from "../content/action-error.ts";
+
+/** Actions that run in a page's content script, on an element (ref/selector) or the page. */
+export const ELEMENT_ACTIONS = [
+  "click",
+  "dblclick",
+  "fill",
+  "type",
+  "press",
+  "hover",
+  "focus",
+  "check",
+  "uncheck",
+  "select",
+  "scroll",
+  "submit",
+  "wait_for",
+  "extract",
+  "get",
+  "is",
+] as const;
+
+/** Actions the worker runs with chrome.tabs; `tab` is seed 001's form (`params.action`). */
+export const TAB_ACTIONS = ["open", "tab_new", "tab_list", "tab_switch", "tab_close", "tab"] as const;
+
+/** A command in seed 001's form: `{type: "click", params: {ref: "e3"}}`, optionally aimed at a tab. */
+export const commandSchema = z.object({
+  type: z.enum(["snapshot", ...ELEMENT_ACTIONS, ...TAB_ACTIONS]),
+  params: z.record(z.string(), z.unknown()).default({}),
+  tab_id: z.number().int().optional(),
+});
+export type Command = z.infer<typeof commandSchema>;
+
+export const executeResultSchema = z.object({
+  success: z.boolean(),
+  data: z.unknown().optional(),
+  error: z.string().optional(),
+  code: actionErrorCodeSchema.optional(),
+});
+export type ExecuteResult = z.infer<typeof executeResultSchema>;
+
+export function isTabAction(type: Command["type"]): boolean {
+  return (TAB_ACTIONS as readonly string[]).includes(type);
+}

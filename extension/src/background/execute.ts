@@ -1,0 +1,35 @@
+import { isActionError } from "../content/action-error.ts";
+import { type Command, commandSchema, type ExecuteResult, isTabAction } from "./command.ts";
+import { isRestrictedUrl, targetTab } from "./active-tab.ts";
+import { runElementAction } from "./element-action.ts";
+import { runSnapshot } from "./snapshot.ts";
+import { handleTabCommand } from "./tabs.ts";
+import { ActionError } from "../content/action-error.ts";
+
+async function run(cmd: Command): Promise<unknown> {
+  if (isTabAction(cmd.type)) return handleTabCommand(cmd);
+  const tab = await targetTab(cmd.tab_id);
+  if (isRestrictedUrl(tab.url)) {
+    throw new ActionError("blocked_by_policy", `extensions cannot read or act on ${tab.url}`);
+  }
+  if (cmd.type === "snapshot") return runSnapshot(tab, cmd.params);
+  return runElementAction(tab, cmd);
+}
+
+/**
+ * One command in seed 001's form, from the bus executor or a test. Never throws: every failure comes back
+ * as `{success: false, error, code}` with one of the contract's error codes.
+ */
+export async function execute(input: unknown): Promise<ExecuteResult> {
+  const parsed = commandSchema.safeParse(input);
+  if (!parsed.success) {
+    return { success: false, code: "invalid_params", error: `invalid command: ${parsed.error.message}` };
+  }
+  try {
+    const data = await run(parsed.data);
+    return data === undefined ? { success: true } : { success: true, data };
+  } catch (e) {
+    if (isActionError(e)) return { success: false, code: e.code, error: e.message };
+    return { success: false, code: "not_actionable", error: e instanceof Error ? e.message : String(e) };
+  }
+}

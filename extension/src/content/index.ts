@@ -1,0 +1,46 @@
+import { ActionError, isActionError } from "./action-error.ts";
+import { getAction, registeredActions } from "./action-registry.ts";
+import "./actions/index.ts";
+import { listenForProbes } from "./frames.ts";
+import { contentRequestSchema, type ContentResponse } from "./messages.ts";
+import { takeSnapshot } from "./snapshot-handler.ts";
+
+declare global {
+  var __crumbsContent: { docId: string } | undefined;
+}
+
+async function handle(raw: unknown, docId: string): Promise<unknown> {
+  const parsed = contentRequestSchema.safeParse(raw);
+  if (!parsed.success) throw new ActionError("invalid_params", `bad message: ${parsed.error.message}`);
+  const req = parsed.data;
+  if (req.kind === "ping") return { actions: registeredActions() };
+  if (req.kind === "snapshot") return takeSnapshot(req.options, req.raw, docId);
+  if (req.expect_doc && req.expect_doc !== docId) {
+    throw new ActionError("stale_ref", "the page was reloaded or navigated since the snapshot; take a new snapshot");
+  }
+  const handler = getAction(req.name);
+  if (!handler) throw new ActionError("invalid_params", `unknown action ${req.name}`);
+  return handler(req.params, { docId });
+}
+
+function install(): void {
+  // The worker re-injects this file into frames that were loaded before the extension; once is enough.
+  if (globalThis.__crumbsContent) return;
+  const docId = crypto.randomUUID();
+  globalThis.__crumbsContent = { docId };
+  listenForProbes();
+  chrome.runtime.onMessage.addListener((message, _sender, sendResponse) => {
+    handle(message, docId).then(
+      (data) => sendResponse({ ok: true, doc_id: docId, data } satisfies ContentResponse),
+      (e: unknown) => {
+        const err: ContentResponse = isActionError(e)
+          ? { ok: false, doc_id: docId, code: e.code, message: e.message }
+          : { ok: false, doc_id: docId, code: "not_actionable", message: e instanceof Error ? e.message : String(e) };
+        sendResponse(err);
+      },
+    );
+    return true;
+  });
+}
+
+install();

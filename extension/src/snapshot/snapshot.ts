@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { applyBudget, DEFAULT_MAX_TOKENS, filterViewport, noteLine } from "./budget.ts";
+import { buildDisplay, countRefs, displayToTree, renderDisplay } from "./render.ts";
+import { estimateTokens } from "./tokens.ts";
+import type { VirtualNode } from "./virtual-node.ts";
+
+/** Snapshot options as commands give them (snake_case, like every bus payload). */
+export const snapshotOptionsSchema = z.object({
+  viewport_only: z.boolean().default(false),
+  max_tokens: z.number().int().min(200).max(200_000).default(DEFAULT_MAX_TOKENS),
+  root_ref: z.string().min(1).optional(),
+  include_boxes: z.boolean().default(false),
+  format: z.enum(["text", "json"]).default("text"),
+});
+export type SnapshotOptions = z.infer<typeof snapshotOptionsSchema>;
+export type SnapshotOptionsInput = z.input<typeof snapshotOptionsSchema>;
+
+export interface RenderedSnapshot {
+  text: string;
+  refs: number;
+  tokens: number;
+  truncated: boolean;
+  tree?: VirtualNode[];
+}
+
+/** Pure: a VirtualNode tree in, the text the model reads (and the JSON form if asked) out. */
+export function renderSnapshot(root: VirtualNode, options: SnapshotOptionsInput = {}): RenderedSnapshot {
+  const opts = snapshotOptionsSchema.parse(options);
+  const displayOpts = { includeBoxes: opts.include_boxes };
+  let nodes = buildDisplay(root, displayOpts);
+  if (opts.viewport_only) nodes = filterViewport(nodes);
+  const cut = applyBudget(nodes, opts.max_tokens, displayOpts);
+  const lines = renderDisplay(cut.nodes);
+  if (cut.truncated) lines.push(noteLine(cut.omitted, opts.max_tokens));
+  const text = lines.join("\n");
+  const result: RenderedSnapshot = {
+    text,
+    refs: countRefs(cut.nodes),
+    tokens: estimateTokens(text),
+    truncated: cut.truncated,
+  };
+  if (opts.format === "json") result.tree = displayToTree(cut.nodes);
+  return result;
+}
