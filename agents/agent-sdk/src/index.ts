@@ -10,7 +10,7 @@ export {
   type Subscription,
 } from "./subscribe.ts";
 export { replayEvents, type ReplayOptions } from "./replay.ts";
-export { replyTo, respondTo, replyKey, sessionOf } from "./reply.ts";
+export { replyTo, respondTo, replyKey, sessionOf, createOnce } from "./reply.ts";
 export { selectorMatcher, filterSubjectFor, type Selector, type SelectorInput, type EventKind } from "./selector.ts";
 export { coveringSubject, subjectMatches } from "./filter-subject.ts";
 export {

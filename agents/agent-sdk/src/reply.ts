@@ -1,3 +1,4 @@
+import { ApiError } from "./errors.ts";
 import type { CrumbsHttp } from "./http-client.ts";
 import type { Breadcrumb, CreateBreadcrumb } from "./wire.ts";
 
@@ -20,16 +21,28 @@ export function replyKey(agentId: string, trigger: Pick<Breadcrumb, "id" | "vers
  * Write a breadcrumb in reply to a trigger. The idempotency key makes a
  * redelivered trigger replay the first write instead of writing twice; the
  * trigger's session tag is carried over so the conversation stays together.
+ * Resolves to null when this key already wrote a different reply (a model
+ * answered differently on a redelivery): the first reply stands.
  */
 export async function replyTo(
   http: CrumbsHttp,
   trigger: Trigger,
   body: CreateBreadcrumb,
   opts: { idempotencyKey: string },
-): Promise<Breadcrumb> {
+): Promise<Breadcrumb | null> {
   const tags = new Set(body.tags ?? []);
   for (const t of trigger.tags) if (t.startsWith("session:")) tags.add(t);
-  return http.create({ ...body, tags: [...tags] }, { idempotencyKey: opts.idempotencyKey });
+  return createOnce(http, { ...body, tags: [...tags] }, opts.idempotencyKey);
+}
+
+/** Create with an idempotency key; null when the key was already used for a different body. */
+export async function createOnce(http: CrumbsHttp, body: CreateBreadcrumb, idempotencyKey: string): Promise<Breadcrumb | null> {
+  try {
+    return await http.create(body, { idempotencyKey });
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "idempotency_key_reused") return null;
+    throw err;
+  }
 }
 
 /** Answer a trigger with an `agent.response.v1` in the trigger's session. */
@@ -38,7 +51,7 @@ export async function respondTo(
   trigger: Trigger,
   content: string,
   opts: { agentId: string; n?: number; extraTags?: string[] },
-): Promise<Breadcrumb> {
+): Promise<Breadcrumb | null> {
   const session = sessionOf(trigger) ?? "default";
   return replyTo(
     http,

@@ -45,6 +45,12 @@ export interface SubscribeOptions {
   /** How long to wait for the CRUMBS stream to exist (the API creates it). */
   streamWaitMs?: number;
   onError?: (err: unknown, event: BreadcrumbEvent | undefined) => void;
+  /**
+   * Listen on `<prefix>.<owner>.<type>.<schema_name>` with a plain NATS
+   * subscription instead of the CRUMBS stream: what `crumbs replay --publish <prefix>`
+   * sends. Live only: no durable, no acks.
+   */
+  subjectPrefix?: string;
 }
 
 export interface Subscription {
@@ -71,6 +77,9 @@ export async function subscribeEvents(
 ): Promise<Subscription> {
   const matches = selectorMatcher(selector);
   const filterSubject = opts.filterSubject ?? filterSubjectFor(selector, { owner: opts.owner, types: opts.types });
+  if (opts.subjectPrefix && opts.subjectPrefix !== "crumbs") {
+    return subscribeCore(nc, `${opts.subjectPrefix}${filterSubject.slice("crumbs".length)}`, matches, handler, opts);
+  }
   const jsm = await nc.jetstreamManager();
   await waitForStream(jsm, opts.streamWaitMs ?? 30_000);
   const name = opts.queue ?? opts.durable;
@@ -148,6 +157,44 @@ export async function subscribeEvents(
     closed,
     async stop() {
       messages.stop();
+      await closed.catch(() => {});
+    },
+  };
+}
+
+function subscribeCore(
+  nc: NatsConnection,
+  subject: string,
+  matches: (b: BreadcrumbEvent["breadcrumb"]) => boolean,
+  handler: EventHandler,
+  opts: SubscribeOptions,
+): Subscription {
+  const sub = nc.subscribe(subject);
+  const closed = (async () => {
+    let n = 0;
+    for await (const msg of sub) {
+      let event: BreadcrumbEvent;
+      try {
+        event = breadcrumbEventSchema.parse(msg.json());
+      } catch (err) {
+        opts.onError?.(err, undefined);
+        continue;
+      }
+      if (!matches(event.breadcrumb)) continue;
+      const info = { subject: msg.subject, streamSeq: ++n, deliveryCount: 1, redelivered: false, working() {} };
+      try {
+        await handler(event, info);
+      } catch (err) {
+        opts.onError?.(err, event);
+      }
+    }
+  })();
+  return {
+    consumer: "(core)",
+    filterSubject: subject,
+    closed,
+    async stop() {
+      await sub.drain().catch(() => sub.unsubscribe());
       await closed.catch(() => {});
     },
   };

@@ -15,6 +15,7 @@ const envSchema = z.object({
   RUNNER_MODEL_TIMEOUT_MS: positiveInt(60_000),
   RUNNER_MAX_STEPS: positiveInt(8),
   RUNNER_ACK_WAIT_MS: positiveInt(10_000),
+  RUNNER_HEALTH_FILE: z.string().min(1).optional(),
 });
 
 /** What startRunner needs; the CLI builds it from the environment with loadRunnerConfig. */
@@ -29,6 +30,8 @@ export interface RunnerConfig {
   modelTimeoutMs?: number;
   maxSteps?: number;
   ackWaitMs?: number;
+  /** Touched every few seconds while connected to NATS; a container health check reads its age. */
+  healthFile?: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -66,5 +69,6 @@ export function loadRunnerConfig(
     modelTimeoutMs: e.RUNNER_MODEL_TIMEOUT_MS,
     maxSteps: e.RUNNER_MAX_STEPS,
     ackWaitMs: e.RUNNER_ACK_WAIT_MS,
+    healthFile: e.RUNNER_HEALTH_FILE,
   };
 }

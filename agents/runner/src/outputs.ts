@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Breadcrumb, CrumbsHttp } from "@crumbs/agent-sdk";
+import { createOnce, type Breadcrumb, type CrumbsHttp } from "@crumbs/agent-sdk";
 import type { Agent } from "./agent-def.ts";
 import type { BrowserAction } from "./llm/browser-tools.ts";
 import { outputKey, type Task } from "./task.ts";
@@ -19,7 +19,17 @@ export interface PlannedAction {
   params: Record<string, unknown>;
 }
 
-const READ_ONLY = new Set<string>(["snapshot", "extract", "get", "is", "wait_for", "tab_list", "hover", "scroll", "focus"]);
+const READ_ONLY = new Set<string>([
+  "snapshot",
+  "extract",
+  "get",
+  "is",
+  "wait_for",
+  "tab_list",
+  "hover",
+  "scroll",
+  "focus",
+]);
 
 /** Risk the extension uses to ask the user first: submitting a form has effects outside the page. */
 export function riskOf(action: BrowserAction): "low" | "medium" | "high" {
@@ -50,40 +60,48 @@ export async function writeOutputs(
   for (const [index, a] of out.actions.entries()) {
     if (!extension) break;
     const key = outputKey(agentId, root, step, n++);
-    const task: Task = { agent_id: agentId, root, session_id: session, step, tool_call_id: a.toolCallId, index };
-    written.push(
-      await http.create(
-        {
-          schema_name: "browser.action.v1",
-          title: `${agentId}: ${a.action}${describeTarget(a.params)}`,
-          tags: ["browser:action", `extension:${extension}`, `session:${session}`, `agent:${agentId}`],
-          context: {
-            action: a.action,
-            params: a.params,
-            target_extension: extension,
-            request_id: requestIdFor(key),
-            risk: riskOf(a.action),
-            task,
-          },
+    const task: Task = {
+      agent_id: agentId,
+      root,
+      session_id: session,
+      step,
+      tool_call_id: a.toolCallId,
+      index,
+    };
+    // null: a redelivery where the model chose differently; the first write stands.
+    const b = await createOnce(
+      http,
+      {
+        schema_name: "browser.action.v1",
+        title: `${agentId}: ${a.action}${describeTarget(a.params)}`,
+        tags: ["browser:action", `extension:${extension}`, `session:${session}`, `agent:${agentId}`],
+        context: {
+          action: a.action,
+          params: a.params,
+          target_extension: extension,
+          request_id: requestIdFor(key),
+          risk: riskOf(a.action),
+          task,
         },
-        { idempotencyKey: key },
-      ),
+      },
+      key,
     );
+    if (b) written.push(b);
   }
   if (out.text !== undefined) {
     const tags = ["agent:response", `session:${session}`, `agent:${agentId}`];
     if (extension) tags.push(`extension:${extension}`);
-    written.push(
-      await http.create(
-        {
-          schema_name: "agent.response.v1",
-          title: `${agentId}: ${out.text.replace(/\s+/g, " ").slice(0, 80) || "(empty)"}`,
-          tags,
-          context: { agent_id: agentId, content: out.text, session_id: session, in_reply_to: root },
-        },
-        { idempotencyKey: outputKey(agentId, root, step, n++) },
-      ),
+    const b = await createOnce(
+      http,
+      {
+        schema_name: "agent.response.v1",
+        title: `${agentId}: ${out.text.replace(/\s+/g, " ").slice(0, 80) || "(empty)"}`,
+        tags,
+        context: { agent_id: agentId, content: out.text, session_id: session, in_reply_to: root },
+      },
+      outputKey(agentId, root, step, n++),
     );
+    if (b) written.push(b);
   }
   return written;
 }

@@ -11,6 +11,7 @@ import type { Agent } from "./agent-def.ts";
 import { AgentRegistry } from "./agent-registry.ts";
 import { ConfigError, type RunnerConfig } from "./config.ts";
 import { jsonLogger, type Logger } from "./log.ts";
+import { keepHealthFile } from "./health-file.ts";
 import { handleActionResult } from "./observe.ts";
 import type { ThinkDeps } from "./think.ts";
 
@@ -107,6 +108,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   }
   const timer = setInterval(() => void resync(), opts.resyncMs ?? 30_000);
   timer.unref();
+  const stopHealth = opts.healthFile ? keepHealthFile(nc, opts.healthFile) : () => {};
   log.info("runner started", { agents: registry.list().map((a) => a.def.agent_id) });
 
   return {
@@ -114,6 +116,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
     async close() {
       closing = true;
       clearInterval(timer);
+      stopHealth();
       await resyncing;
       await Promise.all(subs.map((s) => s.stop()));
       await registry.stop();

@@ -98,11 +98,7 @@ async function fetchContexts(http: CrumbsHttp, selectors: unknown[], trigger: Br
   const out: FetchedContext[] = [];
   for (const s of selectors) {
     const selector = resolveContextSelector(s as Parameters<typeof resolveContextSelector>[0], trigger);
-    const page = await http.list({ selector, limit: 50 });
-    const latest = page.items.reduce<Breadcrumb | undefined>(
-      (best, b) => (!best || b.updated_at > best.updated_at ? b : best),
-      undefined,
-    );
+    const latest = await latestMatching(http, selector);
     if (!latest || out.some((c) => c.raw.id === latest.id)) continue;
     try {
       const view = await http.getLlmView(latest.id);
@@ -113,4 +109,16 @@ async function fetchContexts(http: CrumbsHttp, selectors: unknown[], trigger: Br
     }
   }
   return out;
+}
+
+/** Lists are newest-updated first; a selector filtered in the API can give short pages, so keep paging. */
+async function latestMatching(http: CrumbsHttp, selector: unknown): Promise<Breadcrumb | undefined> {
+  let cursor: string | undefined;
+  for (let pages = 0; pages < 20; pages++) {
+    const page = await http.list({ selector, limit: 1, cursor });
+    if (page.items[0]) return page.items[0];
+    cursor = page.next_cursor ?? undefined;
+    if (!cursor) return undefined;
+  }
+  return undefined;
 }

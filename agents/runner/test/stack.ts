@@ -1,0 +1,100 @@
+import { loadApiConfig, startApi, type RunningApi } from "@crumbs/api";
+import { CrumbsClient, type Breadcrumb } from "@crumbs/agent-sdk";
+import { NatsServer, createTestDatabase, waitFor, type TestDatabase } from "@crumbs/testkit";
+import { FakeOpenAI } from "./fake-openai.ts";
+
+export const TOKEN = "test-token-agents-0001";
+
+/** A real API on a fresh Postgres database and its own nats-server, plus a fake model. */
+export interface TestStack {
+  api: RunningApi;
+  nats: NatsServer;
+  db: TestDatabase;
+  fake: FakeOpenAI;
+  client: CrumbsClient;
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export async function startStack(): Promise<TestStack> {
+  // websocket: true also works around the testkit failing to parse ports without one.
+  const [nats, db, fake] = await Promise.all([NatsServer.start({ websocket: true }), createTestDatabase("crumbs_agents"), FakeOpenAI.start()]);
+  const config = loadApiConfig({
+    DATABASE_URL: db.url,
+    NATS_URL: nats.url,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    CRUMBS_TOKEN: TOKEN,
+    CRUMBS_RELAY_POLL_MS: "50",
+  });
+  const api = await startApi({ config, log: () => {} });
+  const client = new CrumbsClient({ url: api.url, token: TOKEN, natsUrl: nats.url });
+  const env = {
+    CRUMBS_URL: api.url,
+    CRUMBS_TOKEN: TOKEN,
+    NATS_URL: nats.url,
+    OPENAI_BASE_URL: fake.url,
+    OPENROUTER_BASE_URL: fake.url,
+    OPENROUTER_API_KEY: "or-test-key",
+  };
+  return {
+    api,
+    nats,
+    db,
+    fake,
+    client,
+    env,
+    async close() {
+      await client.close().catch(() => {});
+      await api.close().catch(() => {});
+      await fake.close().catch(() => {});
+      await nats.dispose().catch(() => {});
+      await db.drop().catch(() => {});
+    },
+  };
+}
+
+export function chatMessage(content: string, session: string, extraTags: string[] = []) {
+  return {
+    schema_name: "chat.message.v1",
+    title: content.slice(0, 60),
+    tags: ["user:message", `session:${session}`, ...extraTags],
+    context: { role: "user", content, session_id: session },
+  };
+}
+
+/** A page context like the extension writes, with a snapshot the model can act on. */
+export function pageContext(extension: string, title = "Pricing - Example") {
+  return {
+    schema_name: "browser.page.context.v1",
+    title,
+    key: `browser.page.context:${extension}`,
+    tags: ["browser:context", "browser:active-tab", `extension:${extension}`, "url:example.com"],
+    context: {
+      url: "https://example.com/pricing",
+      domain: "example.com",
+      title,
+      favicon: "https://example.com/favicon.ico",
+      viewport: { width: 1280, height: 800, scrollX: 0, scrollY: 0 },
+      dom: { interactiveElements: { e12: { role: "button", name: "Get started" } }, map: { secret: "dom-map" } },
+      content: { headings: ["Pricing"], links: [], forms: [], mainText: "Plans start at $10." },
+      meta: { description: "Pricing page" },
+      session: { extensionId: extension, sessionId: "sess-internal" },
+      snapshot: { text: '- heading "Pricing" [level=1]\n- button "Get started" [ref=e12]', refs: 1 },
+    },
+  };
+}
+
+/** Every breadcrumb of a schema, newest first. */
+export async function listAll(client: CrumbsClient, schema_name: string, tag?: string): Promise<Breadcrumb[]> {
+  const out: Breadcrumb[] = [];
+  for await (const b of client.listAll({ schema_name, ...(tag ? { tag: [tag] } : {}) })) out.push(b);
+  return out;
+}
+
+export async function waitForCount(client: CrumbsClient, schema: string, n: number, tag?: string, timeout = 15_000) {
+  return waitFor(async () => {
+    const items = await listAll(client, schema, tag);
+    return items.length >= n ? items : undefined;
+  }, { timeout, message: `${n} ${schema}${tag ? ` tagged ${tag}` : ""}` });
+}
