@@ -16,14 +16,14 @@ export async function run(h: Harness, type: string, params: Record<string, unkno
 /** Runs a command that must succeed and returns its data. */
 export async function ok<T = Record<string, unknown>>(h: Harness, type: string, params: Record<string, unknown> = {}): Promise<T> {
   const result = await run(h, type, params);
-  expect(result, `${type} ${JSON.stringify(params)}`).toMatchObject({ success: true });
+  expect(result, `${type} ${JSON.stringify(params)} -> ${result.error}`).toMatchObject({ success: true });
   return result.data as T;
 }
 
 /** Runs a command that must fail with `code`; returns the error message. */
 export async function fails(h: Harness, type: string, params: Record<string, unknown>, code: string): Promise<string> {
   const result = await run(h, type, params);
-  expect(result, `${type} ${JSON.stringify(params)}`).toMatchObject({ success: false, code });
+  expect(result, `${type} ${JSON.stringify(params)} -> ${result.error}`).toMatchObject({ success: false, code });
   return result.error ?? "";
 }
 

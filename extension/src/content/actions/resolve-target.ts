@@ -79,7 +79,10 @@ function byRole(doc: Document, role: string, name: string | undefined): Element[
   return exact.length ? exact : withRole.filter((el) => norm(nameOf(el, role)).includes(wanted));
 }
 
-/** The innermost elements whose text contains `text`: a button, not the body that also contains it. */
+/**
+ * The innermost elements whose text contains `text`: a button, not the body that also contains it. Elements
+ * whose whole text equals `text` win over ones that merely contain it ("Follow" the button, not "following").
+ */
 function byText(doc: Document, text: string): Element[] {
   const wanted = norm(text);
   const out: Element[] = [];
@@ -91,7 +94,8 @@ function byText(doc: Document, text: string): Element[] {
     while (out.length && out[out.length - 1]!.contains(el)) out.pop();
     out.push(el);
   }
-  return out;
+  const exact = out.filter((el) => norm(isButtonInput(el) ? (el as HTMLInputElement).value : el.textContent ?? "") === wanted);
+  return exact.length ? exact : out;
 }
 
 function isButtonInput(el: Element): boolean {
