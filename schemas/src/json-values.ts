@@ -45,3 +45,21 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
     target[key] = value;
   }
 }
+
+/**
+ * Path of the first `__proto__` key anywhere in the value, or undefined. JSON.parse makes such a key
+ * an own property, but zod (and any `obj[key] = v` copy) would turn it into a prototype: refused on write.
+ */
+export function findProtoKey(value: unknown): string | undefined {
+  const stack: Array<[unknown, string]> = [[value, ""]];
+  while (stack.length > 0) {
+    const [v, at] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    for (const key of Object.keys(v)) {
+      const path = at ? `${at}.${key}` : key;
+      if (key === "__proto__") return path;
+      stack.push([(v as Record<string, unknown>)[key], path]);
+    }
+  }
+  return undefined;
+}

@@ -3,7 +3,7 @@ import { actionResultContextSchema } from "./action-result-schema.ts";
 import { agentDefContextSchema, agentResponseContextSchema, chatMessageContextSchema, schemaDefContextSchema } from "./agent-schemas.ts";
 import { browserActionContextSchema } from "./browser-action-schema.ts";
 import { SchemaValidationError } from "./errors.ts";
-import { isPlainObject } from "./json-values.ts";
+import { findProtoKey, isPlainObject } from "./json-values.ts";
 import { validateLlmHints } from "./llm-hints-validate.ts";
 import { pageContextSchema } from "./page-context-schema.ts";
 
@@ -29,6 +29,10 @@ export function isKnownSchema(schemaName: string): boolean {
  */
 export function validateContext(schemaName: string, context: unknown): Record<string, unknown> {
   if (!isPlainObject(context)) throw new SchemaValidationError("context must be a JSON object", [{ path: [], message: "expected an object" }]);
+  const proto = findProtoKey(context);
+  if (proto !== undefined) {
+    throw new SchemaValidationError(`context.${proto}: a key named __proto__ is not allowed`, [{ path: proto.split("."), message: "__proto__ key" }]);
+  }
   let parsed: Record<string, unknown> = context;
   const schema = isKnownSchema(schemaName) ? knownContextSchemas[schemaName] : undefined;
   if (schema) {

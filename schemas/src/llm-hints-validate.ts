@@ -1,5 +1,6 @@
 import { InvalidLlmHintsError } from "./errors.ts";
 import { HintCompileError } from "./hint-compile-error.ts";
+import { findProtoKey } from "./json-values.ts";
 import { llmHintsSchema, type LlmHints } from "./llm-hints-schema.ts";
 import { compileRule } from "./llm-rules.ts";
 
@@ -8,6 +9,8 @@ import { compileRule } from "./llm-rules.ts";
  * literal expression parses. Throws InvalidLlmHintsError whose details name the transform key.
  */
 export function validateLlmHints(hints: unknown, where = "llm_hints"): LlmHints {
+  const proto = findProtoKey(hints);
+  if (proto !== undefined) throw new InvalidLlmHintsError(`${where}.${proto}: a key named __proto__ is not allowed`, { where, path: proto });
   const parsed = llmHintsSchema.safeParse(hints);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
@@ -15,6 +18,7 @@ export function validateLlmHints(hints: unknown, where = "llm_hints"): LlmHints 
     throw new InvalidLlmHintsError(`${where}${at}: ${first?.message ?? "invalid"}`, { where, issues: parsed.error.issues });
   }
   for (const [key, rule] of Object.entries(parsed.data.transform ?? {})) {
+    // (`__proto__` keys were refused above, so zod's output has no altered prototypes.)
     try {
       compileRule(rule);
     } catch (e) {

@@ -2,8 +2,9 @@ import { compileSelector, type CompiledSelector, type SelectorTarget } from "./s
 
 // Finds the selectors matching a breadcrumb without testing every one. Each selector is filed under
 // (schema name or *, tag or *) keys it cannot match without: its schema names, and either one of its
-// all_tags (the longest, ids make tags long and rare) or each of its any_tags. A breadcrumb then
-// looks up at most 2 x (tags + 1) buckets and runs the full test only on those candidates.
+// all_tags or each of its any_tags. Of the all_tags it takes the one that the selectors already in the
+// index require least often (`browser:active-tab` is everywhere, `extension:<id>` is rare). A
+// breadcrumb then looks up at most 2 x (tags + 1) buckets and fully tests only those candidates.
 
 interface Entry<T> {
   readonly id: string;
@@ -21,12 +22,13 @@ function isCompiled(s: unknown): s is CompiledSelector {
   return typeof s === "object" && s !== null && typeof (s as CompiledSelector).matches === "function" && "selector" in s;
 }
 
-function bucketKeys(compiled: CompiledSelector): string[] {
+function bucketKeys(compiled: CompiledSelector, tagUse: ReadonlyMap<string, number>): string[] {
   const s = compiled.selector;
   const names = s.schema_name === undefined ? [ANY] : typeof s.schema_name === "string" ? [s.schema_name] : [...new Set(s.schema_name)];
   let tags: string[] = [ANY];
   if (s.all_tags && s.all_tags.length > 0) {
-    tags = [s.all_tags.reduce((a, b) => (b.length > a.length ? b : a))];
+    const use = (t: string) => tagUse.get(t) ?? 0;
+    tags = [s.all_tags.reduce((a, b) => (use(b) < use(a) || (use(b) === use(a) && b.length > a.length) ? b : a))];
   } else if (s.any_tags && s.any_tags.length > 0) {
     tags = [...new Set(s.any_tags)];
   }
@@ -43,6 +45,7 @@ function bucketKeys(compiled: CompiledSelector): string[] {
 export class SelectorIndex<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private readonly buckets = new Map<string, Entry<T>[]>();
+  private readonly tagUse = new Map<string, number>();
   private seq = 0;
   private stamp = 0;
 
@@ -54,7 +57,8 @@ export class SelectorIndex<T> {
   add(id: string, selector: unknown, value: T): void {
     const compiled = isCompiled(selector) ? selector : compileSelector(selector);
     this.remove(id);
-    const entry: Entry<T> = { id, seq: this.seq++, compiled, value, keys: bucketKeys(compiled), stamp: 0 };
+    const entry: Entry<T> = { id, seq: this.seq++, compiled, value, keys: bucketKeys(compiled, this.tagUse), stamp: 0 };
+    for (const t of new Set(compiled.selector.all_tags)) this.tagUse.set(t, (this.tagUse.get(t) ?? 0) + 1);
     this.entries.set(id, entry);
     for (const k of entry.keys) {
       const bucket = this.buckets.get(k);
@@ -67,6 +71,11 @@ export class SelectorIndex<T> {
     const entry = this.entries.get(id);
     if (!entry) return false;
     this.entries.delete(id);
+    for (const t of new Set(entry.compiled.selector.all_tags)) {
+      const n = (this.tagUse.get(t) ?? 1) - 1;
+      if (n > 0) this.tagUse.set(t, n);
+      else this.tagUse.delete(t);
+    }
     for (const k of entry.keys) {
       const bucket = this.buckets.get(k);
       if (!bucket) continue;
