@@ -11,7 +11,7 @@ function page(title: string, body: string): string {
 }
 
 /** A storefront-like page with about 800 visible nodes: the "typical page" of seed 004's budget. */
-export function typicalPage(cards = 48): string {
+export function typicalPage(cards = 32): string {
   const nav = Array.from({ length: 12 }, (_, i) => `<a href="/section/${i}">Section ${i}</a>`).join("");
   const grid = Array.from(
     { length: cards },
