@@ -8,7 +8,29 @@ export interface Collection {
   headers?: string[];
 }
 
+/**
+ * The collection at `root` (a list, table or grid container), or, when `root` is inside one (a link in a card,
+ * as snapshot refs usually are), the nearest ancestor whose children repeat the branch holding `root`.
+ */
 export function findCollection(root: Element): Collection {
+  const own = collectionAt(root);
+  if (own.items.length >= 2) return own;
+  let child = root;
+  for (let n = root.parentElement; n && n !== root.ownerDocument.body; child = n, n = n.parentElement) {
+    // Cells repeat inside a row, but the items of a table are its rows.
+    if (["tr", "tbody", "thead", "table"].includes(n.localName) && n.closest("table")) return tableCollection(n.closest("table")!);
+    const sig = signature(child);
+    const same = Array.from(n.children).filter((c) => signature(c) === sig);
+    if (same.length >= 2) return { items: same };
+  }
+  return own;
+}
+
+function signature(el: Element): string {
+  return `${el.localName}.${(el.getAttribute("class") ?? "").trim().split(/\s+/).sort().join(".")}`;
+}
+
+function collectionAt(root: Element): Collection {
   const table = root.localName === "table" ? root : onlyChildTable(root);
   if (table) return tableCollection(table as HTMLTableElement);
   let container = root;
@@ -20,7 +42,7 @@ export function findCollection(root: Element): Collection {
   // Otherwise the largest group of siblings sharing a tag and class list.
   const groups = new Map<string, Element[]>();
   for (const c of children) {
-    const key = `${c.localName}.${(c.getAttribute("class") ?? "").trim().split(/\s+/).sort().join(".")}`;
+    const key = signature(c);
     groups.set(key, [...(groups.get(key) ?? []), c]);
   }
   let best: Element[] = [];

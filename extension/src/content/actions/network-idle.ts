@@ -16,9 +16,12 @@ function observe(): void {
   }).observe({ type: "resource", buffered: true });
 }
 
-/** Milliseconds since the last network activity finished (0 while the document is still loading). */
-export function networkIdleSince(): number {
+/**
+ * Milliseconds of quiet: since the last request finished or since `since` (the wait's start, so a request
+ * fired just before the wait gets the quiet window to show up), whichever is later. 0 while loading.
+ */
+export function networkQuietFor(since: number): number {
   observe();
   if (document.readyState !== "complete") return 0;
-  return performance.now() - lastActivity;
+  return performance.now() - Math.max(lastActivity, since);
 }

@@ -5,7 +5,7 @@ import { isVisible } from "./element-state.ts";
 import { parseParams, waitForParams, type RoleSelector } from "./params.ts";
 import { describeSelector, matchSelector } from "./resolve-target.ts";
 import { checkUrlPattern, urlMatches } from "./url-match.ts";
-import { networkIdleSince } from "./network-idle.ts";
+import { networkQuietFor } from "./network-idle.ts";
 
 export const DEFAULT_WAIT_MS = 10_000;
 const NETWORK_QUIET_MS = 500;
@@ -33,7 +33,7 @@ registerAction("wait_for", async (raw) => {
     conditions.push([`text "${text}" visible`, () => matchSelector({ text }).some(isVisible)]);
   }
   if (until.network_idle) {
-    conditions.push([`network idle for ${NETWORK_QUIET_MS} ms`, () => networkIdleSince() >= NETWORK_QUIET_MS]);
+    conditions.push([`network idle for ${NETWORK_QUIET_MS} ms`, () => networkQuietFor(started) >= NETWORK_QUIET_MS]);
   }
   if (conditions.length === 0) {
     if (params.timeout_ms === undefined) throw new ActionError("invalid_params", "give `until` ({url|selector|text|network_idle}) or `timeout_ms` to pause");
