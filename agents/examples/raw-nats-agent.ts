@@ -5,7 +5,10 @@ import { AckPolicy, DeliverPolicy, connect } from "nats";
 
 const api = process.env.CRUMBS_URL ?? "http://127.0.0.1:8081";
 const token = process.env.CRUMBS_TOKEN ?? "";
-const nc = await connect({ servers: process.env.NATS_URL ?? "nats://127.0.0.1:4222", maxReconnectAttempts: -1 });
+const nc = await connect({
+  servers: process.env.NATS_URL ?? "nats://127.0.0.1:4222",
+  maxReconnectAttempts: -1,
+});
 
 // One durable consumer: every copy of this process shares it, and it resumes after a restart.
 const jsm = await nc.jetstreamManager();
@@ -50,7 +53,12 @@ for await (const msg of messages) {
       schema_name: "agent.response.v1",
       title: `raw-upper: ${content.slice(0, 60)}`,
       tags: ["agent:response", `session:${session}`, "agent:raw-upper"],
-      context: { agent_id: "raw-upper", content, session_id: session, in_reply_to: { id: event.id, version: event.version } },
+      context: {
+        agent_id: "raw-upper",
+        content,
+        session_id: session,
+        in_reply_to: { id: event.id, version: event.version },
+      },
     }),
   }).catch((err: unknown) => ({ ok: false, status: String(err) }));
   // Ack only once the answer is stored; otherwise JetStream delivers it again in 2 s.

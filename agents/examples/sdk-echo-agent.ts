@@ -9,7 +9,9 @@ const client = new CrumbsClient({
   natsUrl: env.NATS_URL ?? "nats://127.0.0.1:4222",
 });
 
-const selector = JSON.parse(env.ECHO_SELECTOR ?? '{"schema_name":"chat.message.v1","any_tags":["user:message"]}');
+const selector = JSON.parse(
+  env.ECHO_SELECTOR ?? '{"schema_name":"chat.message.v1","any_tags":["user:message"]}',
+);
 await client.subscribe(
   selector,
   async (event) => {

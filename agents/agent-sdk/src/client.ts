@@ -15,7 +15,13 @@ export interface CrumbsClientOptions extends HttpOptions {
 
 /** Connect to NATS the way every crumbs process does: reconnect forever, quickly. */
 export function connectNats(url: string, name = "crumbs-agent"): Promise<NatsConnection> {
-  return connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 250, pingInterval: 10_000 });
+  return connect({
+    servers: url,
+    name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 250,
+    pingInterval: 10_000,
+  });
 }
 
 /** The SDK: HTTP calls, subscriptions by selector over JetStream, replay, replies. */
@@ -39,7 +45,11 @@ export class CrumbsClient extends CrumbsHttp {
     return this.nc;
   }
 
-  async subscribe(selector: SelectorInput, handler: EventHandler, opts: SubscribeOptions = {}): Promise<Subscription> {
+  async subscribe(
+    selector: SelectorInput,
+    handler: EventHandler,
+    opts: SubscribeOptions = {},
+  ): Promise<Subscription> {
     const sub = await subscribeEvents(await this.nats(), selector, handler, opts);
     this.subs.add(sub);
     void sub.closed.finally(() => this.subs.delete(sub));

@@ -1,6 +1,10 @@
 import { z } from "zod";
 
-const errorBodySchema = z.object({ error: z.string(), message: z.string().optional(), details: z.unknown().optional() });
+const errorBodySchema = z.object({
+  error: z.string(),
+  message: z.string().optional(),
+  details: z.unknown().optional(),
+});
 
 /** A non-2xx answer of the crumbs API, with its contract error code (`version_mismatch`, `not_found`, ...). */
 export class ApiError extends Error {
@@ -24,9 +28,18 @@ export class ApiError extends Error {
     }
     const parsed = errorBodySchema.safeParse(json);
     if (parsed.success) {
-      return new ApiError(res.status, parsed.data.error, parsed.data.message ?? parsed.data.error, parsed.data.details);
+      return new ApiError(
+        res.status,
+        parsed.data.error,
+        parsed.data.message ?? parsed.data.error,
+        parsed.data.details,
+      );
     }
-    return new ApiError(res.status, res.status >= 500 ? "unavailable" : "http_error", text.slice(0, 300) || res.statusText);
+    return new ApiError(
+      res.status,
+      res.status >= 500 ? "unavailable" : "http_error",
+      text.slice(0, 300) || res.statusText,
+    );
   }
 }
 

@@ -4,7 +4,9 @@ import { coveringSubject, subjectMatches } from "./filter-subject.ts";
 
 describe("coveringSubject", () => {
   it("keeps a single subject as it is", () => {
-    expect(coveringSubject(["crumbs.default.created.chat.message.v1"])).toBe("crumbs.default.created.chat.message.v1");
+    expect(coveringSubject(["crumbs.default.created.chat.message.v1"])).toBe(
+      "crumbs.default.created.chat.message.v1",
+    );
   });
   it("widens differing tokens of equal-length subjects to *", () => {
     expect(
@@ -36,8 +38,12 @@ describe("coveringSubject", () => {
 
 describe("subjectMatches", () => {
   it("handles * and >", () => {
-    expect(subjectMatches("crumbs.*.updated.browser.>", "crumbs.u1.updated.browser.page.context.v1")).toBe(true);
-    expect(subjectMatches("crumbs.*.updated.browser.>", "crumbs.u1.created.browser.page.context.v1")).toBe(false);
+    expect(subjectMatches("crumbs.*.updated.browser.>", "crumbs.u1.updated.browser.page.context.v1")).toBe(
+      true,
+    );
+    expect(subjectMatches("crumbs.*.updated.browser.>", "crumbs.u1.created.browser.page.context.v1")).toBe(
+      false,
+    );
     expect(subjectMatches("crumbs.a.>", "crumbs.a")).toBe(false);
   });
 });

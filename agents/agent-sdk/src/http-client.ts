@@ -86,15 +86,25 @@ export class CrumbsHttp {
   async delete(id: string, opts: { ifMatch?: number } = {}): Promise<void> {
     const headers: Record<string, string> = {};
     if (opts.ifMatch !== undefined) headers["if-match"] = `"${opts.ifMatch}"`;
-    await this.request("DELETE", `/v1/breadcrumbs/${encodeURIComponent(id)}`, { headers, schema: z.unknown() });
+    await this.request("DELETE", `/v1/breadcrumbs/${encodeURIComponent(id)}`, {
+      headers,
+      schema: z.unknown(),
+    });
   }
 
-  async list(query: ListQuery = {}): Promise<{ items: Breadcrumb[]; next_cursor?: string | null | undefined }> {
+  async list(
+    query: ListQuery = {},
+  ): Promise<{ items: Breadcrumb[]; next_cursor?: string | null | undefined }> {
     return this.request("GET", "/v1/breadcrumbs", { query: listQuery(query), schema: listSchema });
   }
 
-  async listLlmViews(query: ListQuery = {}): Promise<{ items: LlmView[]; next_cursor?: string | null | undefined }> {
-    return this.request("GET", "/v1/breadcrumbs", { query: { ...listQuery(query), view: "llm" }, schema: listViewSchema });
+  async listLlmViews(
+    query: ListQuery = {},
+  ): Promise<{ items: LlmView[]; next_cursor?: string | null | undefined }> {
+    return this.request("GET", "/v1/breadcrumbs", {
+      query: { ...listQuery(query), view: "llm" },
+      schema: listViewSchema,
+    });
   }
 
   /** Every breadcrumb matching the query, following cursors. */
@@ -148,18 +158,29 @@ export class CrumbsHttp {
         signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000),
       });
     } catch (err) {
-      throw new ApiUnreachableError(`${method} ${path}: ${err instanceof Error ? err.message : String(err)}`, {
-        cause: err,
-      });
+      throw new ApiUnreachableError(
+        `${method} ${path}: ${err instanceof Error ? err.message : String(err)}`,
+        {
+          cause: err,
+        },
+      );
     }
     if (!res.ok) throw await ApiError.fromResponse(res);
     if (res.status === 204) return opts.schema.parse(undefined);
     const json: unknown = await res.json().catch(() => {
-      throw new ApiError(res.status, "invalid_response", `${method} ${path}: the API answered something that is not JSON`);
+      throw new ApiError(
+        res.status,
+        "invalid_response",
+        `${method} ${path}: the API answered something that is not JSON`,
+      );
     });
     const parsed = opts.schema.safeParse(json);
     if (!parsed.success) {
-      throw new ApiError(res.status, "invalid_response", `${method} ${path}: unexpected response: ${parsed.error.message}`);
+      throw new ApiError(
+        res.status,
+        "invalid_response",
+        `${method} ${path}: unexpected response: ${parsed.error.message}`,
+      );
     }
     return parsed.data;
   }

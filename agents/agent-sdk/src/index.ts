@@ -11,7 +11,13 @@ export {
 } from "./subscribe.ts";
 export { replayEvents, type ReplayOptions } from "./replay.ts";
 export { replyTo, respondTo, replyKey, sessionOf, createOnce } from "./reply.ts";
-export { selectorMatcher, filterSubjectFor, type Selector, type SelectorInput, type EventKind } from "./selector.ts";
+export {
+  selectorMatcher,
+  filterSubjectFor,
+  type Selector,
+  type SelectorInput,
+  type EventKind,
+} from "./selector.ts";
 export { coveringSubject, subjectMatches } from "./filter-subject.ts";
 export {
   breadcrumbSchema,

@@ -19,7 +19,13 @@ export async function* replayEvents(
   let after = opts.after;
   let since = after === undefined ? opts.since : undefined;
   for (;;) {
-    const page = await http.events({ after, since, until: opts.until, selector, limit: opts.pageSize ?? 500 });
+    const page = await http.events({
+      after,
+      since,
+      until: opts.until,
+      selector,
+      limit: opts.pageSize ?? 500,
+    });
     yield* page.items;
     const last = page.items.at(-1);
     const next = page.next_after ?? last?.seq;

@@ -36,7 +36,11 @@ export async function replyTo(
 }
 
 /** Create with an idempotency key; null when the key was already used for a different body. */
-export async function createOnce(http: CrumbsHttp, body: CreateBreadcrumb, idempotencyKey: string): Promise<Breadcrumb | null> {
+export async function createOnce(
+  http: CrumbsHttp,
+  body: CreateBreadcrumb,
+  idempotencyKey: string,
+): Promise<Breadcrumb | null> {
   try {
     return await http.create(body, { idempotencyKey });
   } catch (err) {
@@ -60,7 +64,12 @@ export async function respondTo(
       schema_name: "agent.response.v1",
       title: `${opts.agentId}: ${content.slice(0, 60)}`,
       tags: ["agent:response", `agent:${opts.agentId}`, `session:${session}`, ...(opts.extraTags ?? [])],
-      context: { agent_id: opts.agentId, content, session_id: session, in_reply_to: { id: trigger.id, version: trigger.version } },
+      context: {
+        agent_id: opts.agentId,
+        content,
+        session_id: session,
+        in_reply_to: { id: trigger.id, version: trigger.version },
+      },
     },
     { idempotencyKey: replyKey(opts.agentId, trigger, opts.n) },
   );

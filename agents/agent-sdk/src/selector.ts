@@ -18,7 +18,10 @@ export function selectorMatcher(input: SelectorInput): (b: Breadcrumb) => boolea
 }
 
 /** The one NATS filter subject that covers every event the selectors can match. */
-export function filterSubjectFor(input: SelectorInput, opts: { owner?: string; types?: EventKind[] } = {}): string {
+export function filterSubjectFor(
+  input: SelectorInput,
+  opts: { owner?: string; types?: EventKind[] } = {},
+): string {
   const list = asList(input);
   if (list.length === 0) return "crumbs._none_.>";
   return coveringSubject(list.flatMap((s) => subjectsForSelector(s, opts)));

@@ -76,9 +76,16 @@ export async function subscribeEvents(
   opts: SubscribeOptions = {},
 ): Promise<Subscription> {
   const matches = selectorMatcher(selector);
-  const filterSubject = opts.filterSubject ?? filterSubjectFor(selector, { owner: opts.owner, types: opts.types });
+  const filterSubject =
+    opts.filterSubject ?? filterSubjectFor(selector, { owner: opts.owner, types: opts.types });
   if (opts.subjectPrefix && opts.subjectPrefix !== "crumbs") {
-    return subscribeCore(nc, `${opts.subjectPrefix}${filterSubject.slice("crumbs".length)}`, matches, handler, opts);
+    return subscribeCore(
+      nc,
+      `${opts.subjectPrefix}${filterSubject.slice("crumbs".length)}`,
+      matches,
+      handler,
+      opts,
+    );
   }
   const jsm = await nc.jetstreamManager();
   await waitForStream(jsm, opts.streamWaitMs ?? 30_000);
@@ -181,7 +188,13 @@ function subscribeCore(
         continue;
       }
       if (!matches(event.breadcrumb)) continue;
-      const info = { subject: msg.subject, streamSeq: ++n, deliveryCount: 1, redelivered: false, working() {} };
+      const info = {
+        subject: msg.subject,
+        streamSeq: ++n,
+        deliveryCount: 1,
+        redelivered: false,
+        working() {},
+      };
       try {
         await handler(event, info);
       } catch (err) {
@@ -206,14 +219,19 @@ function deliverConfig(deliver: SubscribeOptions["deliver"]): {
 } {
   if (deliver === "all") return { deliver_policy: DeliverPolicy.All };
   if (deliver && typeof deliver === "object") {
-    const since = deliver.since instanceof Date ? deliver.since.toISOString() : new Date(deliver.since).toISOString();
+    const since =
+      deliver.since instanceof Date ? deliver.since.toISOString() : new Date(deliver.since).toISOString();
     return { deliver_policy: DeliverPolicy.StartTime, opt_start_time: since };
   }
   return { deliver_policy: DeliverPolicy.New };
 }
 
 /** Create the durable consumer, or reuse it; several processes may race here. */
-async function ensureDurable(jsm: JetStreamManager, name: string, config: Partial<ConsumerConfig>): Promise<void> {
+async function ensureDurable(
+  jsm: JetStreamManager,
+  name: string,
+  config: Partial<ConsumerConfig>,
+): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     const existing = await jsm.consumers.info(STREAM, name).catch(() => undefined);
     if (existing) {
@@ -240,7 +258,9 @@ async function waitForStream(jsm: JetStreamManager, timeoutMs: number): Promise<
       return;
     } catch (err) {
       if (Date.now() > deadline) {
-        throw new Error(`JetStream stream ${STREAM} does not exist (is the crumbs API running?): ${String(err)}`);
+        throw new Error(
+          `JetStream stream ${STREAM} does not exist (is the crumbs API running?): ${String(err)}`,
+        );
       }
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -259,4 +279,3 @@ class RecentSet {
     if (this.set.size > this.max) this.set.delete(this.set.values().next().value as number);
   }
 }
-

@@ -28,7 +28,9 @@ describe("@crumbs/agent-sdk against the real API and nats-server", () => {
     expect(stale).toMatchObject({ status: 412, code: "version_mismatch" });
     const missing = await c.get("00000000-0000-4000-8000-000000000000").catch((e: unknown) => e);
     expect(missing).toMatchObject({ status: 404, code: "not_found" });
-    const bad = await c.list({ selector: { context_match: [{ path: "$.x", op: "nope" }] } }).catch((e: unknown) => e);
+    const bad = await c
+      .list({ selector: { context_match: [{ path: "$.x", op: "nope" }] } })
+      .catch((e: unknown) => e);
     expect(bad).toMatchObject({ status: 422, code: "invalid_selector" });
     expect((await c.history(b.id)).items.map((h) => h.version)).toEqual([1, 2]);
   });
@@ -60,11 +62,9 @@ describe("@crumbs/agent-sdk against the real API and nats-server", () => {
 
   it("keeps going through a nats-server restart, without losing or repeating events", async () => {
     const got: string[] = [];
-    const sub = await s.client.subscribe(
-      { schema_name: "test.outage.v1" },
-      (e) => void got.push(e.title),
-      { durable: "sdk-outage" },
-    );
+    const sub = await s.client.subscribe({ schema_name: "test.outage.v1" }, (e) => void got.push(e.title), {
+      durable: "sdk-outage",
+    });
     const write = (t: string) => s.client.create({ ...note(t), schema_name: "test.outage.v1" });
     await write("before");
     await waitFor(() => got.length === 1);
@@ -100,13 +100,16 @@ describe("@crumbs/agent-sdk against the real API and nats-server", () => {
     const since = new Date(Date.now() - 1000);
     const b = await s.client.create({ ...note("v1"), schema_name: "test.replay.v1" });
     let cur = b;
-    for (let i = 2; i <= 5; i++) cur = await s.client.patch(b.id, { title: `v${i}` }, { ifMatch: cur.version });
+    for (let i = 2; i <= 5; i++)
+      cur = await s.client.patch(b.id, { title: `v${i}` }, { ifMatch: cur.version });
     const seen: BreadcrumbEvent[] = [];
-    for await (const e of s.client.replay({ schema_name: "test.replay.v1" }, { since, pageSize: 2 })) seen.push(e);
+    for await (const e of s.client.replay({ schema_name: "test.replay.v1" }, { since, pageSize: 2 }))
+      seen.push(e);
     expect(seen.map((e) => e.version)).toEqual([1, 2, 3, 4, 5]);
     expect(seen.map((e) => e.seq)).toEqual([...seen.map((e) => e.seq)].sort((x, y) => x - y));
     const after = [];
-    for await (const e of s.client.replay({ schema_name: "test.replay.v1" }, { after: seen[2]!.seq })) after.push(e.version);
+    for await (const e of s.client.replay({ schema_name: "test.replay.v1" }, { after: seen[2]!.seq }))
+      after.push(e.version);
     expect(after).toEqual([4, 5]);
   });
 
@@ -122,7 +125,9 @@ describe("@crumbs/agent-sdk against the real API and nats-server", () => {
     expect(again?.id).toBe(a.id);
     // A redelivered trigger whose handler now says something else: the first answer stands.
     expect(await s.client.respond(trigger, "something else", { agentId: "sdk-test" })).toBeNull();
-    expect(await s.client.list({ schema_name: "agent.response.v1", tag: ["session:r1"] })).toMatchObject({ items: [{ id: a.id }] });
+    expect(await s.client.list({ schema_name: "agent.response.v1", tag: ["session:r1"] })).toMatchObject({
+      items: [{ id: a.id }],
+    });
     expect(a.tags).toEqual(expect.arrayContaining(["agent:response", "session:r1"]));
     expect(a.context).toMatchObject({ session_id: "r1", in_reply_to: { id: trigger.id, version: 1 } });
   });

@@ -2,7 +2,14 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@crumbs/testkit";
-import { chatMessage, listAll, pageContext, startStack, waitForCount, type TestStack } from "../../runner/test/stack.ts";
+import {
+  chatMessage,
+  listAll,
+  pageContext,
+  startStack,
+  waitForCount,
+  type TestStack,
+} from "../../runner/test/stack.ts";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -39,7 +46,11 @@ describe("example agents", () => {
     await started(echo, "sdk-echo listening");
     const msg = await s.client.create(chatMessage("hello there", "ex1"));
     const [r] = await waitForCount(s.client, "agent.response.v1", 1, "session:ex1");
-    expect(r!.context).toMatchObject({ agent_id: "sdk-echo", content: "echo: hello there", in_reply_to: { id: msg.id } });
+    expect(r!.context).toMatchObject({
+      agent_id: "sdk-echo",
+      content: "echo: hello there",
+      in_reply_to: { id: msg.id },
+    });
     echo.kill("SIGTERM");
   });
 
@@ -61,7 +72,11 @@ describe("example agents", () => {
     const page = await s.client.create({ ...base, tags: [...base.tags, "session:rp"] });
     let cur = page;
     for (let v = 2; v <= 3; v++) {
-      cur = await s.client.patch(page.id, { title: `page v${v}`, context: { ...base.context, title: `page v${v}` } }, { ifMatch: cur.version });
+      cur = await s.client.patch(
+        page.id,
+        { title: `page v${v}`, context: { ...base.context, title: `page v${v}` } },
+        { ifMatch: cur.version },
+      );
     }
     const selector = '{"schema_name":"browser.page.context.v1"}';
 
@@ -75,10 +90,15 @@ describe("example agents", () => {
         let out = "";
         c.stdout.on("data", (d: Buffer) => (out += d.toString()));
         c.stderr.on("data", (d: Buffer) => (out += d.toString()));
-        c.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`replay exited ${code}: ${out}`))));
+        c.on("exit", (code) =>
+          code === 0 ? resolve(out) : reject(new Error(`replay exited ${code}: ${out}`)),
+        );
       });
     const printed = await replay(["--selector", selector, "--since", "1h", "--json"]);
-    const events = printed.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as { id: string; version: number; seq: number });
+    const events = printed
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as { id: string; version: number; seq: number });
     expect(events.filter((e) => e.id === page.id).map((e) => e.version)).toEqual([1, 2, 3]);
 
     // The echo agent listens on the replay prefix and answers each published version.

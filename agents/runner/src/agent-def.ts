@@ -18,9 +18,11 @@ export interface Agent {
 export type ParsedAgent = { ok: true; agent: Agent } | { ok: false; error: string };
 
 export function parseAgentDef(b: Breadcrumb): ParsedAgent {
-  if (b.schema_name !== "agent.def.v1") return { ok: false, error: `${b.id} is ${b.schema_name}, not agent.def.v1` };
+  if (b.schema_name !== "agent.def.v1")
+    return { ok: false, error: `${b.id} is ${b.schema_name}, not agent.def.v1` };
   const parsed = agentDefContextSchema.safeParse(b.context);
-  if (!parsed.success) return { ok: false, error: `agent.def.v1 ${b.id} is invalid: ${parsed.error.message}` };
+  if (!parsed.success)
+    return { ok: false, error: `agent.def.v1 ${b.id} is invalid: ${parsed.error.message}` };
   return {
     ok: true,
     agent: { defId: b.id, defVersion: b.version, owner: b.owner, updatedAt: b.updated_at, def: parsed.data },

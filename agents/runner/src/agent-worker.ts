@@ -44,31 +44,43 @@ export class AgentWorker {
     return this.serial(async () => {
       this.current = agent;
       const selectors = agent.def.subscriptions.selectors;
-      const filterSubject = filterSubjectFor(selectors, { owner: agent.owner, types: ["created", "updated"] });
+      const filterSubject = filterSubjectFor(selectors, {
+        owner: agent.owner,
+        types: ["created", "updated"],
+      });
       const name = consumerNameFor(agent, filterSubject);
       const key = JSON.stringify(selectors);
       if (this.sub && name === this.consumer && key === this.selectorsKey) return;
       const old = { sub: this.sub, name: this.consumer };
       this.sub = undefined;
       await old.sub?.stop();
-      this.sub = await subscribeEvents(this.nc, selectors, (event) => handleTrigger(this.deps, this.current, event), {
-        durable: name,
-        filterSubject,
-        // A new consumer starts where this version of the definition took effect.
-        deliver: { since: agent.updatedAt },
-        ackWaitMs: this.opts.ackWaitMs,
-        maxDeliver: this.opts.maxDeliver,
-        onError: (err, event) =>
-          this.deps.log.error("trigger failed, will be redelivered", {
-            agent: agent.def.agent_id,
-            trigger: event?.id,
-            error: String(err),
-          }),
-      });
+      this.sub = await subscribeEvents(
+        this.nc,
+        selectors,
+        (event) => handleTrigger(this.deps, this.current, event),
+        {
+          durable: name,
+          filterSubject,
+          // A new consumer starts where this version of the definition took effect.
+          deliver: { since: agent.updatedAt },
+          ackWaitMs: this.opts.ackWaitMs,
+          maxDeliver: this.opts.maxDeliver,
+          onError: (err, event) =>
+            this.deps.log.error("trigger failed, will be redelivered", {
+              agent: agent.def.agent_id,
+              trigger: event?.id,
+              error: String(err),
+            }),
+        },
+      );
       this.consumer = name;
       this.selectorsKey = key;
       if (old.name && old.name !== name) await this.deleteConsumer(old.name);
-      this.deps.log.info("agent running", { agent: agent.def.agent_id, consumer: name, subject: filterSubject });
+      this.deps.log.info("agent running", {
+        agent: agent.def.agent_id,
+        consumer: name,
+        subject: filterSubject,
+      });
     });
   }
 

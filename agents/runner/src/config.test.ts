@@ -4,7 +4,11 @@ import { ConfigError, loadRunnerConfig } from "./config.ts";
 describe("loadRunnerConfig", () => {
   it("applies defaults", () => {
     const c = loadRunnerConfig({ CRUMBS_TOKEN: "t" });
-    expect(c).toMatchObject({ crumbsUrl: "http://127.0.0.1:8081", natsUrl: "nats://127.0.0.1:4222", maxSteps: 8 });
+    expect(c).toMatchObject({
+      crumbsUrl: "http://127.0.0.1:8081",
+      natsUrl: "nats://127.0.0.1:4222",
+      maxSteps: 8,
+    });
   });
   it("names the variable that is wrong", () => {
     expect(() => loadRunnerConfig({ CRUMBS_TOKEN: "t", NATS_URL: "http://x" })).toThrow(/NATS_URL/);

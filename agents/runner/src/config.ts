@@ -7,7 +7,10 @@ const envSchema = z.object({
   CRUMBS_URL: z.url().default("http://127.0.0.1:8081"),
   // Optional here: `crumbs runner` may find the dev token itself; startRunner insists on one.
   CRUMBS_TOKEN: z.string().min(1).optional(),
-  NATS_URL: z.string().regex(/^(nats|tls|wss?):\/\//, "a NATS URL such as nats://127.0.0.1:4222").default("nats://127.0.0.1:4222"),
+  NATS_URL: z
+    .string()
+    .regex(/^(nats|tls|wss?):\/\//, "a NATS URL such as nats://127.0.0.1:4222")
+    .default("nats://127.0.0.1:4222"),
   OPENAI_BASE_URL: optionalUrl,
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENROUTER_API_KEY: z.string().min(1).optional(),

@@ -17,9 +17,7 @@ describe("resolveContextSelector", () => {
 
   it("drops a tag the trigger cannot fill", () => {
     expect(resolveContextSelector(selector, { tags: ["session:s1"] }).all_tags).toEqual(["browser:context"]);
-    expect(
-      resolveContextSelector({ any_tags: ["session:{{trigger.session}}"] }, { tags: [] }),
-    ).toEqual({});
+    expect(resolveContextSelector({ any_tags: ["session:{{trigger.session}}"] }, { tags: [] })).toEqual({});
   });
 
   it("reads tag values", () => {

@@ -12,7 +12,11 @@ export type FindAgent = (owner: string, agentId: string) => Agent | undefined;
  * task an agent started, rebuild that task from its breadcrumbs and take the
  * next step. Results of actions no agent here wrote are ignored.
  */
-export async function handleActionResult(deps: ThinkDeps, findAgent: FindAgent, event: BreadcrumbEvent): Promise<void> {
+export async function handleActionResult(
+  deps: ThinkDeps,
+  findAgent: FindAgent,
+  event: BreadcrumbEvent,
+): Promise<void> {
   if (event.type !== "breadcrumb.created") return;
   const result = actionResultRefSchema.safeParse(event.breadcrumb.context);
   if (!result.success || !result.data.action_id) return;
@@ -35,7 +39,9 @@ export async function handleActionResult(deps: ThinkDeps, findAgent: FindAgent, 
   if (!trigger) return;
   const steps: ToolStep[] = [];
   for (let s = 1; s <= latestStep; s++) {
-    const ofStep = actions.filter((a) => taskOf(a).step === s).sort((a, b) => taskOf(a).index - taskOf(b).index);
+    const ofStep = actions
+      .filter((a) => taskOf(a).step === s)
+      .sort((a, b) => taskOf(a).index - taskOf(b).index);
     if (!ofStep.length) continue;
     steps.push({
       calls: ofStep.map((a) => ({

@@ -13,7 +13,9 @@ describe("buildMessages", () => {
   it("puts the system prompt first and the context views and the user's words in the user message", () => {
     const m = buildMessages({
       systemPrompt: "be helpful",
-      contexts: [{ id: "p1", version: 3, schema_name: "browser.page.context.v1", view: { summary: "Docs page" } }],
+      contexts: [
+        { id: "p1", version: 3, schema_name: "browser.page.context.v1", view: { summary: "Docs page" } },
+      ],
       trigger,
     });
     expect(m[0]).toEqual({ role: "system", content: "be helpful" });
@@ -30,12 +32,17 @@ describe("buildMessages", () => {
       contexts: [],
       trigger,
       steps: [
-        { calls: [{ toolCallId: "c1", name: "browser_click", arguments: { ref: "e3" } }], results: { c1: '{"status":"ok"}' } },
+        {
+          calls: [{ toolCallId: "c1", name: "browser_click", arguments: { ref: "e3" } }],
+          results: { c1: '{"status":"ok"}' },
+        },
       ],
       stepsLeft: 3,
     });
     expect(m.map((x) => x.role)).toEqual(["system", "user", "assistant", "tool", "user"]);
-    expect(m[2]).toMatchObject({ tool_calls: [{ id: "c1", function: { name: "browser_click", arguments: '{"ref":"e3"}' } }] });
+    expect(m[2]).toMatchObject({
+      tool_calls: [{ id: "c1", function: { name: "browser_click", arguments: '{"ref":"e3"}' } }],
+    });
     expect(m[3]).toEqual({ role: "tool", tool_call_id: "c1", content: '{"status":"ok"}' });
   });
 });

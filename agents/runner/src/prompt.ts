@@ -33,11 +33,13 @@ export function buildMessages(input: PromptInput): ChatMessage[] {
   const parts: string[] = [];
   if (input.contexts.length) {
     parts.push("Current context:");
-    for (const c of input.contexts) parts.push(`### ${c.schema_name} (id ${c.id}, version ${c.version})\n${fence(c.view)}`);
+    for (const c of input.contexts)
+      parts.push(`### ${c.schema_name} (id ${c.id}, version ${c.version})\n${fence(c.view)}`);
   }
   const t = input.trigger;
   parts.push(`Trigger: ${t.event} ${t.schema_name} (id ${t.id}, version ${t.version})\n${fence(t.view)}`);
-  const content = typeof t.view.content === "string" && t.schema_name === "chat.message.v1" ? t.view.content : undefined;
+  const content =
+    typeof t.view.content === "string" && t.schema_name === "chat.message.v1" ? t.view.content : undefined;
   if (content) parts.push(`The user says:\n${content}`);
   const messages: ChatMessage[] = [
     { role: "system", content: input.systemPrompt },
@@ -54,7 +56,11 @@ export function buildMessages(input: PromptInput): ChatMessage[] {
       })),
     });
     for (const c of step.calls) {
-      messages.push({ role: "tool", tool_call_id: c.toolCallId, content: step.results[c.toolCallId] ?? "no result" });
+      messages.push({
+        role: "tool",
+        tool_call_id: c.toolCallId,
+        content: step.results[c.toolCallId] ?? "no result",
+      });
     }
   }
   if (input.stepsLeft !== undefined && input.steps?.length) {

@@ -37,7 +37,10 @@ const RESULTS_CONSUMER = "crumbs_runner_action_results";
  * runner replicas; browser action results continue the tasks that asked for them.
  */
 export async function startRunner(opts: RunnerOptions): Promise<Runner> {
-  if (!opts.token) throw new ConfigError("CRUMBS_TOKEN is required: the bearer token the runner writes with", ["CRUMBS_TOKEN"]);
+  if (!opts.token)
+    throw new ConfigError("CRUMBS_TOKEN is required: the bearer token the runner writes with", [
+      "CRUMBS_TOKEN",
+    ]);
   const log = opts.log ?? jsonLogger;
   const fetchFn = opts.fetch ?? globalThis.fetch;
   const http = new CrumbsHttp({ url: opts.crumbsUrl, token: opts.token, fetch: fetchFn });
@@ -93,12 +96,18 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
     );
     await registry.sync(await listDefs());
     subs.push(
-      await subscribeEvents(nc, { schema_name: "browser.action.result.v1" }, (e) => handleActionResult(deps, (o, a) => registry.find(o, a), e), {
-        queue: RESULTS_CONSUMER,
-        types: ["created"],
-        ackWaitMs,
-        onError: (err, event) => log.error("action result failed", { result: event?.id, error: String(err) }),
-      }),
+      await subscribeEvents(
+        nc,
+        { schema_name: "browser.action.result.v1" },
+        (e) => handleActionResult(deps, (o, a) => registry.find(o, a), e),
+        {
+          queue: RESULTS_CONSUMER,
+          types: ["created"],
+          ackWaitMs,
+          onError: (err, event) =>
+            log.error("action result failed", { result: event?.id, error: String(err) }),
+        },
+      ),
     );
   } catch (err) {
     await Promise.all(subs.map((s) => s.stop()));

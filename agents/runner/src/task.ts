@@ -22,7 +22,12 @@ export const actionResultRefSchema = z.looseObject({
 });
 
 /** Idempotency keys: `<agent_id>:<id>:<version>:<n>` for the first step, `...:s<step>:<n>` after. */
-export function outputKey(agentId: string, root: { id: string; version: number }, step: number, n: number): string {
+export function outputKey(
+  agentId: string,
+  root: { id: string; version: number },
+  step: number,
+  n: number,
+): string {
   const base = `${agentId}:${root.id}:${root.version}`;
   return step === 1 ? `${base}:${n}` : `${base}:s${step}:${n}`;
 }

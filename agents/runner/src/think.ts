@@ -37,7 +37,8 @@ export async function runStep(deps: ThinkDeps, input: StepInput): Promise<void> 
   const def = agent.def;
   const contexts = await fetchContexts(deps.http, def.context_selectors ?? [], trigger);
   const session = sessionOf(trigger) ?? "default";
-  const extension = tagValue(trigger, "extension") ?? contexts.map((c) => tagValue(c.raw, "extension")).find(Boolean);
+  const extension =
+    tagValue(trigger, "extension") ?? contexts.map((c) => tagValue(c.raw, "extension")).find(Boolean);
   const target = { agent, root: input.root, step, session, extension };
   const answer = (text: string) => writeOutputs(deps.http, target, { actions: [], text });
 
@@ -50,7 +51,13 @@ export async function runStep(deps: ThinkDeps, input: StepInput): Promise<void> 
   const messages = buildMessages({
     systemPrompt: def.system_prompt,
     contexts: contexts.map((c) => c.viewed),
-    trigger: { id: trigger.id, version: trigger.version, schema_name: trigger.schema_name, event: input.event, view: triggerView },
+    trigger: {
+      id: trigger.id,
+      version: trigger.version,
+      schema_name: trigger.schema_name,
+      event: input.event,
+      view: triggerView,
+    },
     steps: input.steps,
     stepsLeft: deps.maxSteps - step + 1,
   });
@@ -67,7 +74,12 @@ export async function runStep(deps: ThinkDeps, input: StepInput): Promise<void> 
     });
   } catch (err) {
     if (!(err instanceof ModelError)) throw err;
-    deps.log.warn("model call failed", { agent: def.agent_id, trigger: trigger.id, code: err.code, error: err.message });
+    deps.log.warn("model call failed", {
+      agent: def.agent_id,
+      trigger: trigger.id,
+      code: err.code,
+      error: err.message,
+    });
     return void (await answer(`The model call failed (${err.code}): ${err.message}`));
   }
 
@@ -79,10 +91,14 @@ export async function runStep(deps: ThinkDeps, input: StepInput): Promise<void> 
     else problems.push(parsed.error);
   }
   if (actions.length && !extension) {
-    problems.push("no browser is linked to this conversation (no extension:<id> tag on the message or the page context)");
+    problems.push(
+      "no browser is linked to this conversation (no extension:<id> tag on the message or the page context)",
+    );
     actions.length = 0;
   }
-  const textParts = [result.content?.trim(), ...problems.map((p) => `I could not act: ${p}.`)].filter(Boolean);
+  const textParts = [result.content?.trim(), ...problems.map((p) => `I could not act: ${p}.`)].filter(
+    Boolean,
+  );
   let text = textParts.length ? textParts.join("\n\n") : undefined;
   if (!text && !actions.length) text = "The model returned an empty answer.";
   await writeOutputs(deps.http, target, { actions, text });
@@ -94,7 +110,11 @@ interface FetchedContext {
 }
 
 /** The latest breadcrumb of each context selector, in its llm view. */
-async function fetchContexts(http: CrumbsHttp, selectors: unknown[], trigger: Breadcrumb): Promise<FetchedContext[]> {
+async function fetchContexts(
+  http: CrumbsHttp,
+  selectors: unknown[],
+  trigger: Breadcrumb,
+): Promise<FetchedContext[]> {
   const out: FetchedContext[] = [];
   for (const s of selectors) {
     const selector = resolveContextSelector(s as Parameters<typeof resolveContextSelector>[0], trigger);
@@ -102,7 +122,10 @@ async function fetchContexts(http: CrumbsHttp, selectors: unknown[], trigger: Br
     if (!latest || out.some((c) => c.raw.id === latest.id)) continue;
     try {
       const view = await http.getLlmView(latest.id);
-      out.push({ raw: latest, viewed: { id: latest.id, version: latest.version, schema_name: latest.schema_name, view } });
+      out.push({
+        raw: latest,
+        viewed: { id: latest.id, version: latest.version, schema_name: latest.schema_name, view },
+      });
     } catch (err) {
       // Deleted between list and get, or a view that fails: the model goes without it, never with the raw context.
       if (!(err instanceof ApiError) || (err.status !== 404 && err.status !== 422)) throw err;

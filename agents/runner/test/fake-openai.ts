@@ -47,14 +47,14 @@ export class FakeOpenAI {
   ) {}
 
   static async start(): Promise<FakeOpenAI> {
-    let self: FakeOpenAI | undefined;
+    const holder: { self?: FakeOpenAI } = {};
     const server = createServer((req, res) => {
-      void self?.handle(req, res);
+      void holder.self?.handle(req, res);
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
-    self = new FakeOpenAI(server, `http://127.0.0.1:${port}/v1`);
-    return self;
+    holder.self = new FakeOpenAI(server, `http://127.0.0.1:${port}/v1`);
+    return holder.self;
   }
 
   /** Replace the script; earlier recorded requests are kept. */

@@ -51,17 +51,24 @@ describe("two runner processes on one agent", () => {
     const b = spawnRunner(s.env);
     children.push(a, b);
     for (const c of [a, b]) {
-      await waitFor(() => c.output.join("").includes("agent running"), { timeout: 20_000, message: "runner up" });
+      await waitFor(() => c.output.join("").includes("agent running"), {
+        timeout: 20_000,
+        message: "runner up",
+      });
     }
     const t0 = Date.now();
     const ids: string[] = [];
     for (let i = 0; i < TRIGGERS; i += 25) {
       const batch = await Promise.all(
-        Array.from({ length: Math.min(25, TRIGGERS - i) }, (_, j) => s.client.create(chatMessage(`m${i + j}`, `load-${i + j}`))),
+        Array.from({ length: Math.min(25, TRIGGERS - i) }, (_, j) =>
+          s.client.create(chatMessage(`m${i + j}`, `load-${i + j}`)),
+        ),
       );
       ids.push(...batch.map((m) => m.id));
     }
-    await waitFor(async () => (await listAll(s.client, "agent.response.v1")).length >= 100, { timeout: 30_000 });
+    await waitFor(async () => (await listAll(s.client, "agent.response.v1")).length >= 100, {
+      timeout: 30_000,
+    });
     a.kill("SIGKILL");
     const atKill = (await listAll(s.client, "agent.response.v1")).length;
     expect(atKill).toBeLessThan(TRIGGERS);
@@ -79,6 +86,8 @@ describe("two runner processes on one agent", () => {
     expect(final).toHaveLength(TRIGGERS);
     const answered = new Set(final.map((r) => (r.context.in_reply_to as { id: string }).id));
     expect(answered).toEqual(new Set(ids));
-    console.log(`${TRIGGERS} triggers -> ${responses.length} responses in ${elapsed} ms (runner A killed at ${atKill})`);
+    console.log(
+      `${TRIGGERS} triggers -> ${responses.length} responses in ${elapsed} ms (runner A killed at ${atKill})`,
+    );
   }, 120_000);
 });

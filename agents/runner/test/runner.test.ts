@@ -28,7 +28,9 @@ describe("runner with the page-assistant agent", () => {
     });
     const def = await s.client.create(pageAssistant);
     agentId = def.id;
-    await waitFor(() => runner.agents().some((a) => a.def.agent_id === "page-assistant"), { message: "agent loaded" });
+    await waitFor(() => runner.agents().some((a) => a.def.agent_id === "page-assistant"), {
+      message: "agent loaded",
+    });
   });
   afterAll(async () => {
     await runner?.close();
@@ -67,7 +69,11 @@ describe("runner with the page-assistant agent", () => {
     const before = s.fake.requests.length;
     await s.client.create(chatMessage("click get started", "s2", ["extension:ext-2"]));
     const [action] = await waitForCount(s.client, "browser.action.v1", 1, "session:s2");
-    expect(action!.context).toMatchObject({ action: "click", params: { ref: "e12" }, target_extension: "ext-2" });
+    expect(action!.context).toMatchObject({
+      action: "click",
+      params: { ref: "e12" },
+      target_extension: "ext-2",
+    });
     expect(action!.tags).toEqual(expect.arrayContaining(["browser:action", "extension:ext-2", "session:s2"]));
     // The model saw the page of the extension the message came from.
     expect(JSON.stringify(s.fake.requests[before]!.body.messages)).toContain("Signup");

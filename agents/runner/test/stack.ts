@@ -18,7 +18,11 @@ export interface TestStack {
 
 export async function startStack(): Promise<TestStack> {
   // websocket: true also works around the testkit failing to parse ports without one.
-  const [nats, db, fake] = await Promise.all([NatsServer.start({ websocket: true }), createTestDatabase("crumbs_agents"), FakeOpenAI.start()]);
+  const [nats, db, fake] = await Promise.all([
+    NatsServer.start({ websocket: true }),
+    createTestDatabase("crumbs_agents"),
+    FakeOpenAI.start(),
+  ]);
   const config = loadApiConfig({
     DATABASE_URL: db.url,
     NATS_URL: nats.url,
@@ -76,7 +80,10 @@ export function pageContext(extension: string, title = "Pricing - Example") {
       title,
       favicon: "https://example.com/favicon.ico",
       viewport: { width: 1280, height: 800, scrollX: 0, scrollY: 0 },
-      dom: { interactiveElements: { e12: { role: "button", name: "Get started" } }, map: { secret: "dom-map" } },
+      dom: {
+        interactiveElements: { e12: { role: "button", name: "Get started" } },
+        map: { secret: "dom-map" },
+      },
       content: { headings: ["Pricing"], links: [], forms: [], mainText: "Plans start at $10." },
       meta: { description: "Pricing page" },
       session: { extensionId: extension, sessionId: "sess-internal" },
@@ -86,15 +93,28 @@ export function pageContext(extension: string, title = "Pricing - Example") {
 }
 
 /** Every breadcrumb of a schema, newest first. */
-export async function listAll(client: CrumbsClient, schema_name: string, tag?: string): Promise<Breadcrumb[]> {
+export async function listAll(
+  client: CrumbsClient,
+  schema_name: string,
+  tag?: string,
+): Promise<Breadcrumb[]> {
   const out: Breadcrumb[] = [];
   for await (const b of client.listAll({ schema_name, ...(tag ? { tag: [tag] } : {}) })) out.push(b);
   return out;
 }
 
-export async function waitForCount(client: CrumbsClient, schema: string, n: number, tag?: string, timeout = 15_000) {
-  return waitFor(async () => {
-    const items = await listAll(client, schema, tag);
-    return items.length >= n ? items : undefined;
-  }, { timeout, message: `${n} ${schema}${tag ? ` tagged ${tag}` : ""}` });
+export async function waitForCount(
+  client: CrumbsClient,
+  schema: string,
+  n: number,
+  tag?: string,
+  timeout = 15_000,
+) {
+  return waitFor(
+    async () => {
+      const items = await listAll(client, schema, tag);
+      return items.length >= n ? items : undefined;
+    },
+    { timeout, message: `${n} ${schema}${tag ? ` tagged ${tag}` : ""}` },
+  );
 }

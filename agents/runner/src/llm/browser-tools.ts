@@ -51,20 +51,25 @@ export function browserTools(allowed: readonly string[] | undefined): ChatTool[]
 }
 
 export type ParsedToolCall =
-  | { ok: true; action: BrowserAction; params: Record<string, unknown> }
-  | { ok: false; error: string };
+  { ok: true; action: BrowserAction; params: Record<string, unknown> } | { ok: false; error: string };
 
 /** Validate a model's tool call against the action's params schema before it reaches a browser. */
-export function parseToolCall(name: string, rawArguments: string, allowed: readonly string[] | undefined): ParsedToolCall {
+export function parseToolCall(
+  name: string,
+  rawArguments: string,
+  allowed: readonly string[] | undefined,
+): ParsedToolCall {
   const action = actionForTool(name);
-  if (!action || !toolAllowed(allowed, name)) return { ok: false, error: `unknown or disallowed tool ${name}` };
+  if (!action || !toolAllowed(allowed, name))
+    return { ok: false, error: `unknown or disallowed tool ${name}` };
   let args: unknown;
   try {
     args = rawArguments.trim() ? JSON.parse(rawArguments) : {};
   } catch {
     return { ok: false, error: `arguments of ${name} are not JSON` };
   }
-  const parsed = (actionParamsSchemas[action]).safeParse(args);
-  if (!parsed.success) return { ok: false, error: `invalid arguments for ${name}: ${z.prettifyError(parsed.error)}` };
+  const parsed = actionParamsSchemas[action].safeParse(args);
+  if (!parsed.success)
+    return { ok: false, error: `invalid arguments for ${name}: ${z.prettifyError(parsed.error)}` };
   return { ok: true, action, params: (parsed.data ?? {}) as Record<string, unknown> };
 }

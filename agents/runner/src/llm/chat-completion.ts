@@ -41,7 +41,8 @@ export interface ChatResult {
   toolCalls: ChatToolCall[];
 }
 
-export type ModelErrorCode = "model_unreachable" | "model_timeout" | "model_http_error" | "model_bad_response";
+export type ModelErrorCode =
+  "model_unreachable" | "model_timeout" | "model_http_error" | "model_bad_response";
 
 /** The model endpoint failed; the message is written to the user as the agent's answer. */
 export class ModelError extends Error {
@@ -81,21 +82,32 @@ export async function chatCompletion(req: ChatRequest): Promise<ChatResult> {
     res = await req.fetch(url, { method: "POST", headers, body: JSON.stringify(body), signal });
     text = await res.text();
   } catch (err) {
-    if (signal.aborted) throw new ModelError("model_timeout", `the model did not answer within ${req.timeoutMs} ms`);
+    if (signal.aborted)
+      throw new ModelError("model_timeout", `the model did not answer within ${req.timeoutMs} ms`);
     throw new ModelError("model_unreachable", `the model endpoint is unreachable: ${errorText(err)}`);
   }
   if (!res.ok) {
-    throw new ModelError("model_http_error", `the model endpoint answered ${res.status}: ${text.slice(0, 300)}`, res.status);
+    throw new ModelError(
+      "model_http_error",
+      `the model endpoint answered ${res.status}: ${text.slice(0, 300)}`,
+      res.status,
+    );
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    throw new ModelError("model_bad_response", `the model endpoint answered something that is not JSON: ${text.slice(0, 200)}`);
+    throw new ModelError(
+      "model_bad_response",
+      `the model endpoint answered something that is not JSON: ${text.slice(0, 200)}`,
+    );
   }
   const parsed = completionSchema.safeParse(json);
   if (!parsed.success) {
-    throw new ModelError("model_bad_response", `the model endpoint answered an unexpected shape: ${parsed.error.message.slice(0, 300)}`);
+    throw new ModelError(
+      "model_bad_response",
+      `the model endpoint answered an unexpected shape: ${parsed.error.message.slice(0, 300)}`,
+    );
   }
   const message = parsed.data.choices[0]!.message;
   return { content: message.content ?? null, toolCalls: message.tool_calls ?? [] };

@@ -7,7 +7,13 @@ export interface ModelEndpoints {
 }
 
 export type ModelRoute =
-  | { ok: true; baseUrl: string; apiKey: string | undefined; model: string; provider: "openai" | "openrouter" }
+  | {
+      ok: true;
+      baseUrl: string;
+      apiKey: string | undefined;
+      model: string;
+      provider: "openai" | "openrouter";
+    }
   | { ok: false; reason: string };
 
 export const OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1";
