@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ApiError, CliError } from "./errors.ts";
 import type { ClientConfig } from "./client-config.ts";
 
-const apiErrorBodySchema = z.object({ error: z.string(), message: z.string().optional(), details: z.unknown() });
+const apiErrorBodySchema = z.object({ error: z.string(), message: z.string().optional(), details: z.unknown().optional() });
 
 export type Query = Record<string, string | number | undefined>;
 
