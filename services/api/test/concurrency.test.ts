@@ -27,6 +27,7 @@ describe("optimistic concurrency over real HTTP", () => {
     let conflicts = 0;
 
     const writer = async (w: number) => {
+      let attempt = 0;
       for (let done = 0; done < UPDATES; ) {
         const cur = (await (await fetch(`${url}/v1/breadcrumbs/${id}`, { headers: auth })).json()) as {
           version: number;
@@ -40,13 +41,15 @@ describe("optimistic concurrency over real HTTP", () => {
         });
         if (patch.status === 200) {
           done++;
+          attempt = 0;
           await patch.arrayBuffer();
         } else {
           expect(patch.status).toBe(412);
           await patch.arrayBuffer();
           conflicts++;
-          // Jitter so twenty writers do not retry in lockstep.
-          await new Promise((r) => setTimeout(r, Math.random() * 4));
+          // Exponential backoff with full jitter, as a real client retrying on 412 would do.
+          attempt++;
+          await new Promise((r) => setTimeout(r, Math.random() * Math.min(100, 2 ** attempt)));
         }
       }
     };

@@ -52,6 +52,7 @@ describe("writes while NATS is down", () => {
       const event = JSON.parse(sc.decode(m.data));
       seqs.push(event.seq);
       is.push(event.breadcrumb.context.i);
+      if (process.env.CRUMBS_TEST_LOG) console.error("stream", m.seq, "seq", event.seq, "i", event.breadcrumb.context.i);
     }
     expect(seqs).toHaveLength(100);
     expect(new Set(seqs).size).toBe(100);

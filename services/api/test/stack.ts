@@ -34,7 +34,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Test
     CRUMBS_TOKEN: TOKEN,
     ...env,
   });
-  const stack = await assembleApi({ config, log: () => {} });
+  const stack = await assembleApi({ config, log: process.env.CRUMBS_TEST_LOG ? (m, e) => console.error(m, e ?? "") : () => {} });
   const clients: NatsConnection[] = [];
   const servers: Awaited<ReturnType<typeof listen>>[] = [];
   return {

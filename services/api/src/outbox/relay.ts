@@ -120,23 +120,32 @@ export class OutboxRelay {
       const rows = rowsOf<OutboxRow>(
         await tx.execute(sql`
           select seq::text as seq, subject, msg_id, payload from outbox
-          where published_at is null order by seq limit ${this.batchSize}
+          where published_at is null order by outbox.seq limit ${this.batchSize}
           for update skip locked`),
       );
       if (rows.length === 0) return "idle";
-      const results = await Promise.allSettled(rows.map((r) => this.publish(r)));
-      const firstFailure = results.findIndex((r) => r.status === "rejected");
-      const done = firstFailure === -1 ? rows : rows.slice(0, firstFailure);
-      if (done.length > 0) {
-        const seqs = JSON.stringify(done.map((r) => Number(r.seq)));
+      // One at a time, each acked before the next: pipelining would let a message after a
+      // rejected one land first, and its retry would then append out of seq order.
+      let done = 0;
+      let failure: unknown;
+      for (const row of rows) {
+        try {
+          await this.publish(row);
+          done++;
+        } catch (err) {
+          failure = err;
+          break;
+        }
+      }
+      if (done > 0) {
+        const seqs = JSON.stringify(rows.slice(0, done).map((r) => Number(r.seq)));
         await tx.execute(sql`
           update outbox set published_at = now()
           where seq in (select jsonb_array_elements_text(${seqs}::jsonb)::bigint)`);
-        this.opts.onPublished?.(done.length);
+        this.opts.onPublished?.(done);
       }
-      if (firstFailure !== -1) {
-        const reason = (results[firstFailure] as PromiseRejectedResult).reason as unknown;
-        this.opts.log?.(`outbox relay: publish failed, will retry: ${String(reason)}`);
+      if (failure !== undefined) {
+        this.opts.log?.(`outbox relay: publish failed, will retry: ${String(failure)}`);
         return "failed";
       }
       return rows.length === this.batchSize ? "more" : "idle";
