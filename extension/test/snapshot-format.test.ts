@@ -158,6 +158,25 @@ describe("snapshot text format in Chromium", () => {
     await page.close();
   });
 
+  it("routes an f<n> ref to its own frame, and a reload makes every old ref stale", async () => {
+    const page = await h.openFixture("snap-iframes.html");
+    await page.frames()[2]?.waitForLoadState("load");
+    const s = await snapshot();
+    const input = /iframe "Cross origin"\n(?:.*\n){2} {2}- textbox "Frame input" \[ref=(f\d+e\d+)\]/.exec(s.text)?.[1];
+    expect(input).toBeDefined();
+    const filled = await h.execute({ type: "fill", params: { ref: input, value: "typed in frame" } });
+    expect(filled.success).toBe(true);
+    const cross = page.frames().find((f) => f.url().startsWith(h.server.otherOrigin));
+    expect(await cross?.inputValue("#fi")).toBe("typed in frame");
+    const parentRef = /button "Parent button" \[ref=(e\d+)\]/.exec(s.text)?.[1];
+    await page.reload();
+    for (const ref of [input, parentRef]) {
+      const r = await h.execute({ type: "click", params: { ref } });
+      expect(r).toMatchObject({ success: false, code: "stale_ref" });
+    }
+    await page.close();
+  });
+
   it("answers a ref that is gone with stale_ref", async () => {
     const page = await h.openFixture("snap-form.html");
     const s = await snapshot();
