@@ -90,7 +90,7 @@ export class NatsServer {
           nats?: string[];
           websocket?: string[];
         };
-        const portOf = (u?: string) => Number(new URL(u ?? "nats://x:-1").port);
+        const portOf = (u?: string) => (u ? Number(new URL(u).port) : -1);
         if (raw.nats?.length && (!this.opts.websocket || raw.websocket?.length)) {
           return { nats: portOf(raw.nats[0]), websocket: portOf(raw.websocket?.[0]) };
         }

@@ -25,6 +25,13 @@ describe("testkit", () => {
     await nc2.close();
   });
 
+  it("starts without websocket too", async () => {
+    const nats = await NatsServer.start();
+    cleanups.push(() => nats.dispose());
+    expect(nats.port).toBeGreaterThan(0);
+    expect(() => nats.wsUrl).toThrow(/without websocket/);
+  });
+
   it("creates and drops a fresh Postgres database", async () => {
     const db = await createTestDatabase();
     const sql = postgres(db.url, { max: 1 });
