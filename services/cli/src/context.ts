@@ -20,4 +20,6 @@ export interface Command {
   run(args: string[], ctx: CliContext): Promise<number | void>;
 }
 
-export const printJson = (ctx: CliContext, value: unknown) => ctx.out(JSON.stringify(value, null, 2));
+export function printJson(ctx: CliContext, value: unknown): void {
+  ctx.out(JSON.stringify(value, null, 2));
+}

@@ -45,7 +45,8 @@ export async function run(argv: string[], base: Omit<CliContext, "shutdown">): P
     process.on("SIGTERM", onSignal);
   }
   try {
-    return (await command.run(rest, { ...base, shutdown: controller.signal })) ?? 0;
+    const code = await command.run(rest, { ...base, shutdown: controller.signal });
+    return typeof code === "number" ? code : 0;
   } catch (err) {
     const { line, exitCode } = describeFailure(err);
     base.err(line);

@@ -156,6 +156,27 @@ describe("crumbs client commands against a real API", () => {
     expect((await jsm.streams.info("REPLAYS")).state.messages).toBe(count);
   });
 
+  it("agents apply creates then updates by agent_id, and agents list shows it", async () => {
+    const file = join(dir, "agent.json");
+    const def = {
+      agent_id: "cli-echo",
+      model: "test-model",
+      system_prompt: "echo",
+      subscriptions: { selectors: [{ schema_name: "chat.message.v1" }] },
+      capabilities: {},
+    };
+    await writeFile(file, JSON.stringify(def));
+    const created = await crumbs("agents", "apply", file);
+    expect(created.code).toBe(0);
+    expect(created.stderr).toContain("created agent cli-echo");
+    await writeFile(file, JSON.stringify({ ...def, system_prompt: "echo louder" }));
+    const updated = await crumbs("agents", "apply", file);
+    expect(updated.code).toBe(0);
+    expect(json(updated.stdout)).toMatchObject({ version: 2, context: { system_prompt: "echo louder" } });
+    const list = await crumbs("agents", "list");
+    expect(list.stdout.trim()).toMatch(/^cli-echo \S+ v2 test-model /);
+  });
+
   it("tail prints one line per write as it happens", async () => {
     const tail = new LiveCli(["tail", "--selector", '{"schema_name":"note.v1"}'], { env, cwd: dir });
     try {
