@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { startHarness, type Harness } from "./harness.ts";
-import { fails, ok, refIn, snapshot } from "./actions-helpers.ts";
+import { fails, ok, refIn, snapshot, pageCall, pageSet, pageVar, type LogEntry } from "./actions-helpers.ts";
 
 let h: Harness;
 beforeAll(async () => {
@@ -21,15 +21,15 @@ describe("click, dblclick, hover, focus", () => {
     const text = await snapshot(h);
     const data = await ok(h, "click", { ref: refIn(text, 'button "Count"') });
     expect(data.clicked).toBe('button "Count"');
-    const seq = await page.evaluate(() => (window as any).events.filter((e: any) => e.type === "seq").map((e: any) => e.detail));
+    const seq = (await pageVar<LogEntry[]>(page, "events")).filter((e) => e.type === "seq").map((e) => e.detail);
     expect(seq).toEqual(["pointerdown:0", "mousedown:1", "focus:0", "pointerup:0", "mouseup:1", "click:1"]);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("counter");
   });
 
   it("dblclick sends two clicks then dblclick with detail 2", async () => {
-    await page.evaluate(() => ((window as any).events = []));
+    await pageSet(page, "events", []);
     await ok(h, "dblclick", { selector: { role: "button", name: "Count" } });
-    const events = await page.evaluate(() => (window as any).events.map((e: any) => `${e.type}:${e.detail}`));
+    const events = (await pageVar<LogEntry[]>(page, "events")).map((e) => `${e.type}:${e.detail}`);
     expect(events.filter((e: string) => !e.startsWith("seq"))).toEqual(["click:counter", "click:counter", "dblclick:counter"]);
     expect(events).toContain("seq:dblclick:2");
   });
@@ -60,21 +60,21 @@ describe("covered, moving, disabled and replaced elements", () => {
     const selector = { role: "button", name: "Buy now" };
     const message = await fails(h, "click", { selector, timeout_ms: 300 }, "not_actionable");
     expect(message).toContain('covered by <div id="modal" class="overlay">');
-    expect(await page.evaluate(() => (window as any).clicks)).toEqual([]);
+    expect(await pageVar(page, "clicks")).toEqual([]);
   });
 
   it("after the overlay is dismissed the button clicks", async () => {
     await ok(h, "click", { ref: refIn(await snapshot(h), 'button "Accept"') });
     await ok(h, "click", { ref: refIn(await snapshot(h), 'button "Buy now"') });
-    expect(await page.evaluate(() => (window as any).clicks)).toEqual(["accept", "under"]);
+    expect(await pageVar(page, "clicks")).toEqual(["accept", "under"]);
   });
 
   it("a re-rendered element gives stale_ref, never a click on its look-alike", async () => {
     const text = await snapshot(h);
     const ref = refIn(text, 'button "Delete item"');
-    await page.evaluate(() => (window as any).rerender());
+    await pageCall(page, "rerender");
     expect(await fails(h, "click", { ref }, "stale_ref")).toMatch(/take a new snapshot/);
-    expect(await page.evaluate(() => (window as any).clicks)).not.toContain("swap-new");
+    expect(await pageVar(page, "clicks")).not.toContain("swap-new");
     // The new element has its own, new ref.
     const again = await snapshot(h);
     expect(refIn(again, 'button "Delete item"')).not.toBe(ref);
@@ -82,13 +82,11 @@ describe("covered, moving, disabled and replaced elements", () => {
 
   it("waits for an element to stop moving and to become enabled", async () => {
     const text = await snapshot(h);
-    await page.evaluate(() => {
-      (window as any).startMoving();
-      (window as any).enableLater(300);
-    });
+    await pageCall(page, "startMoving");
+    await pageCall(page, "enableLater", 300);
     await ok(h, "click", { ref: refIn(text, 'button "Moving target"') });
     await ok(h, "click", { ref: refIn(text, 'button "Enabled later"') });
-    expect(await page.evaluate(() => (window as any).clicks.slice(-2))).toEqual(["mover", "late"]);
+    expect((await pageVar<string[]>(page, "clicks")).slice(-2)).toEqual(["mover", "late"]);
   });
 
   it("a disabled element fails fast with the reason once the timeout passes", async () => {
@@ -109,6 +107,6 @@ describe("hover", () => {
     await ok(h, "click", { ref: refIn(opened, 'link "Laptops"') });
     expect(page.url()).toContain("#laptops");
     await ok(h, "hover", { selector: { role: "button", name: "Other" } });
-    expect(await page.evaluate(() => (window as any).hovers)).toEqual(["enter", "leave"]);
+    expect(await pageVar(page, "hovers")).toEqual(["enter", "leave"]);
   });
 });

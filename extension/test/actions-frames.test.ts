@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { startHarness, type Harness } from "./harness.ts";
-import { ok, refIn, snapshot } from "./actions-helpers.ts";
+import { ok, refIn, snapshot, pageCall } from "./actions-helpers.ts";
 
 let h: Harness;
 beforeAll(async () => {
@@ -17,10 +17,10 @@ describe("shadow DOM", () => {
     const text = await snapshot(h);
     await ok(h, "fill", { ref: refIn(text, 'textbox "Nickname"'), value: "ada" });
     await ok(h, "click", { ref: refIn(text, 'button "Follow"') });
-    expect(await page.evaluate(() => (window as any).shadowStatus())).toBe("following ada");
+    expect(await pageCall(page, "shadowStatus")).toBe("following ada");
     await ok(h, "type", { selector: { role: "textbox", name: "Nickname" }, value: "!" });
     await ok(h, "click", { selector: { text: "Follow" } });
-    expect(await page.evaluate(() => (window as any).shadowStatus())).toBe("following ada!");
+    expect(await pageCall(page, "shadowStatus")).toBe("following ada!");
     expect(await ok(h, "get", { selector: { css: "#status" }, what: "text" })).toMatchObject({ text: "following ada!" });
   });
 });
@@ -47,7 +47,7 @@ describe("iframes", () => {
       const buttonRef = frameLines(text).filter((l) => l.includes('button "Frame button"')).map((l) => refIn(l, "Frame button"))[index]!;
       await ok(h, "fill", { ref: fieldRef, value: `hello ${which}` });
       await ok(h, "click", { ref: buttonRef });
-      const state = await page.evaluate((id) => (window as any).frameState(id), index === 0 ? "same" : "cross");
+      const state = await pageCall<{ status: string; field: string; frame: string }>(page, "frameState", index === 0 ? "same" : "cross");
       expect(state).toMatchObject({ status: `clicked hello ${which}`, field: `hello ${which}` });
       expect(state.frame).toBe(index === 0 ? h.server.origin : h.server.otherOrigin);
     });
@@ -55,7 +55,7 @@ describe("iframes", () => {
 
   it("a role selector from the top page reaches into the same-origin frame", async () => {
     await ok(h, "fill", { selector: { css: "#frame-field" }, value: "via selector" });
-    expect(await page.evaluate(() => (window as any).frameState("same"))).toMatchObject({ field: "via selector" });
+    expect(await pageCall(page, "frameState", "same")).toMatchObject({ field: "via selector" });
   });
 
   it("a covered iframe's content is not_actionable", async () => {

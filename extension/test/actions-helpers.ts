@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import type { Page } from "playwright-core";
 import type { ExecuteResult } from "../src/background/command.ts";
 import type { Harness } from "./harness.ts";
 
@@ -38,4 +39,31 @@ export function refIn(text: string, needle: string | RegExp): string {
   const ref = line?.match(/\[ref=([a-z0-9]+)\]/)?.[1];
   if (!ref) throw new Error(`no ref for ${String(needle)} in snapshot:\n${text}`);
   return ref;
+}
+
+type PageGlobals = Record<string, unknown>;
+
+/** A global the fixture page keeps (its own event log, for instance). */
+export function pageVar<T>(page: Page, name: string): Promise<T> {
+  return page.evaluate((n) => (window as unknown as PageGlobals)[n], name) as Promise<T>;
+}
+
+export function pageSet(page: Page, name: string, value: unknown): Promise<void> {
+  return page.evaluate(([n, v]) => {
+    (window as unknown as PageGlobals)[n as string] = v;
+  }, [name, value] as const);
+}
+
+/** Calls a function the fixture page defines on window. */
+export function pageCall<T>(page: Page, name: string, ...args: unknown[]): Promise<T> {
+  return page.evaluate(
+    ([n, a]) => ((window as unknown as PageGlobals)[n as string] as (...x: unknown[]) => unknown)(...(a as unknown[])),
+    [name, args] as const,
+  ) as Promise<T>;
+}
+
+/** The fixture pages' event log entries. */
+export interface LogEntry {
+  type: string;
+  detail: string;
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { startHarness, type Harness } from "./harness.ts";
-import { fails, ok, refIn, seen, snapshot } from "./actions-helpers.ts";
+import { fails, ok, refIn, seen, snapshot, pageVar, type LogEntry } from "./actions-helpers.ts";
 
 const TYPED_SECRET = "hunter2-typed-secret";
 const PREFILLED_SECRET = "prefilled-secret-9";
@@ -54,7 +54,7 @@ describe("fill", () => {
     const data = await ok(h, "fill", { selector: { css: "#editor" }, value: "Meeting notes" });
     expect(data.value).toBe("Meeting notes");
     expect(await page.evaluate(() => document.getElementById("editor")!.innerText)).toBe("Meeting notes");
-    expect(await page.evaluate(() => (window as any).events.filter((e: any) => e.type === "editor-input").map((e: any) => e.detail))).toContain(
+    expect((await pageVar<LogEntry[]>(page, "events")).filter((e) => e.type === "editor-input").map((e) => e.detail)).toContain(
       "insertText",
     );
   });
@@ -138,7 +138,7 @@ describe("submit", () => {
     await ok(h, "fill", { selector: { css: "#required" }, value: "yes" });
     await ok(h, "fill", { selector: { css: "#name" }, value: "Grace" });
     await ok(h, "submit", { selector: { css: "#name" } });
-    expect(await page.evaluate(() => (window as any).events.filter((e: any) => e.type === "submit"))).toEqual([{ type: "submit", detail: "Grace" }]);
+    expect((await pageVar<LogEntry[]>(page, "events")).filter((e) => e.type === "submit")).toEqual([{ type: "submit", detail: "Grace" }]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { startHarness, type Harness } from "./harness.ts";
-import { ok } from "./actions-helpers.ts";
+import { ok, pageSet, pageVar } from "./actions-helpers.ts";
 
 let h: Harness;
 let page: Page;
@@ -13,8 +13,8 @@ afterAll(async () => {
   await h?.close();
 });
 
-const keys = () => page.evaluate(() => (window as any).keys as string[]);
-const reset = () => page.evaluate(() => ((window as any).keys = []));
+const keys = () => pageVar<string[]>(page, "keys");
+const reset = () => pageSet(page, "keys", []);
 
 describe("keyboard", () => {
   it("type sends keydown, keypress, input and keyup per character, with codes", async () => {

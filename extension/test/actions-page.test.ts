@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { startHarness, type Harness } from "./harness.ts";
-import { fails, ok, refIn, snapshot } from "./actions-helpers.ts";
+import { fails, ok, refIn, snapshot, pageVar } from "./actions-helpers.ts";
 
 let h: Harness;
 beforeAll(async () => {
@@ -47,7 +47,7 @@ describe("scroll, extract, get, is", () => {
   it("clicking a target far below the fold scrolls it into view first", async () => {
     await ok(h, "scroll", { direction: "top" });
     await ok(h, "click", { selector: { role: "button", name: "Load more" } });
-    expect(await page.evaluate(() => (window as any).bottomClicked)).toBe(true);
+    expect(await pageVar(page, "bottomClicked")).toBe(true);
   });
 
   it("extracts cards as records with named fields", async () => {
@@ -124,7 +124,7 @@ describe("wait_for", () => {
     // The page fetches, pauses 300 ms, fetches again: the second request restarts the 500 ms quiet window.
     const data = await ok(h, "wait_for", { until: { network_idle: true }, timeout_ms: 5_000 });
     expect(data.waited_ms).toBeGreaterThanOrEqual(750);
-    expect(await page.evaluate(() => (window as any).fetchDone)).toBe(true);
+    expect(await pageVar(page, "fetchDone")).toBe(true);
   });
 
   it("times out with a message naming what it waited for; pauses for a plain timeout", async () => {

@@ -6,7 +6,7 @@ const tabId = z.number().int().min(0);
 const timeout = z.number().int().min(0).max(120_000).optional();
 
 export const openParams = z.object({ url: z.string().min(1), tab_id: tabId.optional(), timeout_ms: timeout });
-export const tabNewParams = z.object({ url: z.string().min(1).optional(), timeout_ms: timeout });
+export const tabNewParams = z.object({ url: z.string().min(1).optional(), active: z.boolean().optional(), timeout_ms: timeout });
 export const tabIdParams = z.object({ tab_id: tabId });
 export const waitForUrlParams = z.object({
   until: z

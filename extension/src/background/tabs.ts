@@ -64,8 +64,9 @@ async function run(cmd: TabCommand, deps: TabDeps): Promise<unknown> {
     case "tab_new": {
       const p = parse(tabNewParams, cmd.params);
       const url = p.url === undefined ? "about:blank" : checkUrl(p.url);
-      const tab = await chrome.tabs.create({ url, active: true });
-      if (tab.windowId !== undefined) await chrome.windows.update(tab.windowId, { focused: true }).catch(() => {});
+      const active = p.active ?? true;
+      const tab = await chrome.tabs.create({ url, active });
+      if (active && tab.windowId !== undefined) await chrome.windows.update(tab.windowId, { focused: true }).catch(() => {});
       return describe(await waitForTabLoad(tab.id!, p.timeout_ms ?? DEFAULT_LOAD_MS, true));
     }
     case "tab_list": {

@@ -6,7 +6,12 @@ import { ActionError } from "../action-error.ts";
 // whole schemas package (handlebars, jsonpath) for a dozen small objects.
 
 export const roleSelectorSchema = z.union([
-  z.object({ role: z.string().min(1), name: z.string().optional(), nth: z.number().int().min(0).optional() }),
+  z.object({
+    role: z.string().min(1),
+    name: z.string().optional(),
+    exact: z.boolean().optional(),
+    nth: z.number().int().min(0).optional(),
+  }),
   z.object({ text: z.string().min(1), nth: z.number().int().min(0).optional() }),
   z.object({ css: z.string().min(1), nth: z.number().int().min(0).optional() }),
 ]);

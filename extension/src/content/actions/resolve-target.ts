@@ -38,7 +38,7 @@ export function matchSelector(sel: RoleSelector | string, doc: Document = docume
       throw new ActionError("invalid_params", `"${css}" is not a valid CSS selector`);
     }
   } else if ("role" in sel) {
-    found = byRole(doc, sel.role.toLowerCase(), sel.name);
+    found = byRole(doc, sel.role.toLowerCase(), sel.name, sel.exact ?? false);
   } else {
     found = byText(doc, sel.text);
   }
@@ -70,10 +70,15 @@ export function resolveSelector(sel: RoleSelector | string, doc: Document = docu
   return matches[0]!;
 }
 
-function byRole(doc: Document, role: string, name: string | undefined): Element[] {
+/** Names match case-insensitively, exact names before substrings; `exact` keeps case and needs the whole name. */
+function byRole(doc: Document, role: string, name: string | undefined, exactName: boolean): Element[] {
   const withRole: Element[] = [];
   for (const el of deepElements(doc)) if (roleOf(el) === role) withRole.push(el);
   if (name === undefined) return withRole;
+  if (exactName) {
+    const whole = name.replace(/\s+/g, " ").trim();
+    return withRole.filter((el) => nameOf(el, role).replace(/\s+/g, " ").trim() === whole);
+  }
   const wanted = norm(name);
   const exact = withRole.filter((el) => norm(nameOf(el, role)) === wanted);
   return exact.length ? exact : withRole.filter((el) => norm(nameOf(el, role)).includes(wanted));
