@@ -74,7 +74,13 @@ export class NatsServer {
       );
     });
     this.proc = proc;
-    const ports = await Promise.race([this.waitForPorts(portsDir, proc.pid ?? 0, () => stderr), spawnError]);
+    let ports: { nats: number; websocket: number };
+    try {
+      ports = await Promise.race([this.waitForPorts(portsDir, proc.pid ?? 0, () => stderr), spawnError]);
+    } catch (err) {
+      proc.kill("SIGKILL"); // never leave a half-started server behind
+      throw err;
+    }
     this.port = ports.nats;
     if (this.opts.websocket) this.wsPort = ports.websocket;
   }
