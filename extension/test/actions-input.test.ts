@@ -92,6 +92,17 @@ describe("type and press", () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("name");
   });
 
+  it("types into a contenteditable, a Vue-style model and a password field (reported by length only)", async () => {
+    await ok(h, "type", { selector: { css: "#editor" }, value: " today" });
+    expect(await page.evaluate(() => document.getElementById("editor")!.innerText)).toBe("Meeting notes today");
+    await ok(h, "type", { selector: { css: "#vue-city" }, value: " 15e" });
+    await page.waitForTimeout(100);
+    expect(await page.textContent("#vue-echo")).toBe("city=Paris 15e");
+    const data = await ok(h, "type", { selector: { css: "#password" }, value: "!" });
+    expect(data).toMatchObject({ value_length: TYPED_SECRET.length + 1, redacted: true });
+    expect(data).not.toHaveProperty("value");
+  });
+
   it("rejects keys it does not know", async () => {
     expect(await fails(h, "press", { key: "Ctrl+Foo" }, "invalid_params")).toMatch(/unknown key/);
   });
