@@ -162,6 +162,14 @@ describe("privacy", () => {
     expect(await ok(h, "get", { selector: { css: "#otp" }, what: "value" })).toMatchObject({ redacted: true });
   });
 
+  it("a password field switched to plain text by a show-password toggle stays redacted", async () => {
+    await page.evaluate(() => document.getElementById("password")!.setAttribute("type", "text"));
+    expect(await ok(h, "get", { selector: { css: "#password" }, what: "value" })).toMatchObject({ redacted: true });
+    const html = await ok<{ text: string }>(h, "get", { selector: { css: "#profile" }, what: "html", max_chars: 50_000 });
+    expect(html.text).toContain('id="password"');
+    await page.evaluate(() => document.getElementById("password")!.setAttribute("type", "password"));
+  });
+
   it("no result of this file contained a secret", async () => {
     await snapshot(h);
     const all = JSON.stringify(seen);

@@ -9,13 +9,8 @@ import type { RoleSelector } from "./params.ts";
 // closed: a removed or re-rendered element is `stale_ref`, never a guess at a similar element.
 
 export function resolveTarget(params: { ref?: string | undefined; selector?: RoleSelector | string | undefined }): Element {
-  if (params.ref !== undefined) {
-    const el = resolveRef(params.ref);
-    if (!el.isConnected) {
-      throw new ActionError("stale_ref", `ref ${params.ref} points to an element that left the page; take a new snapshot`);
-    }
-    return el;
-  }
+  // resolveRef fails closed: unknown, removed or re-rendered elements are stale_ref.
+  if (params.ref !== undefined) return resolveRef(params.ref);
   if (params.selector !== undefined) return resolveSelector(params.selector);
   throw new ActionError("invalid_params", "give `ref` (from the last snapshot) or `selector`");
 }
