@@ -15,6 +15,8 @@ export function globalUsage(list: readonly Command[] = commands): string {
   ].join("\n");
 }
 
+const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
 /**
  * Runs one command and returns its exit code: 0 ok, 1 failed (API errors print `code: message`),
  * 2 wrong usage. Long-running commands turn the first SIGINT/SIGTERM into a clean shutdown; a
@@ -37,12 +39,12 @@ export async function run(argv: string[], base: Omit<CliContext, "shutdown">): P
   }
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
-    if (controller.signal.aborted) process.exit(signal === "SIGINT" ? 130 : 143);
+    if (controller.signal.aborted) process.exit(128 + (signal === "SIGINT" ? 2 : signal === "SIGHUP" ? 1 : 15));
     controller.abort();
   };
   if (command.longRunning) {
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
+    // SIGHUP too: a closed terminal must still stop the nats-server `crumbs start` runs.
+    for (const s of STOP_SIGNALS) process.on(s, onSignal);
   }
   try {
     const code = await command.run(rest, { ...base, shutdown: controller.signal });
@@ -53,8 +55,7 @@ export async function run(argv: string[], base: Omit<CliContext, "shutdown">): P
     if (process.env.CRUMBS_DEBUG && err instanceof Error) base.err(err.stack ?? "");
     return exitCode;
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    for (const s of STOP_SIGNALS) process.off(s, onSignal);
   }
 }
 

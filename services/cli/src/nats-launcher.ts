@@ -42,11 +42,15 @@ export async function launchNats(opts: { dir: string; bin?: string; port?: numbe
   const confPath = join(opts.dir, "nats.conf");
   await writeFile(confPath, natsConfig({ port, wsPort, dir: opts.dir }));
   const portsDir = join(opts.dir, "ports");
+  await stopLeftover(portsDir, confPath);
   await rm(portsDir, { recursive: true, force: true });
   await mkdir(portsDir);
 
   const proc = spawn(opts.bin ?? "nats-server", ["-c", confPath, "--ports_file_dir", portsDir], {
     stdio: ["ignore", "ignore", "pipe"],
+    // Its own process group: Ctrl-C in a terminal reaches only `crumbs start`, which stops the
+    // runner and the API first and nats-server last, so nothing logs a lost connection on the way out.
+    detached: true,
   });
   let stderr = "";
   proc.stderr.on("data", (d: Buffer) => {
@@ -85,6 +89,29 @@ export async function launchNats(opts: { dir: string; bin?: string; port?: numbe
   }
   failed.catch(() => {});
   return { url: `nats://127.0.0.1:${port}`, wsUrl: `ws://127.0.0.1:${wsPort}`, pid: proc.pid ?? -1, exited, stop };
+}
+
+/**
+ * A `crumbs start` that was killed (SIGKILL, a crash) leaves its nats-server running, holding the
+ * ports and the JetStream directory. Its pid is in the ports file name; stop it only if it really
+ * is a nats-server on this very config file.
+ */
+async function stopLeftover(portsDir: string, confPath: string): Promise<void> {
+  const files = await readdir(portsDir).catch(() => [] as string[]);
+  for (const file of files) {
+    const pid = Number(/_(\d+)\.ports$/.exec(file)?.[1]);
+    if (!pid) continue;
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
+    const args = cmdline.split("\0");
+    if (!args[0]?.endsWith("nats-server") || !args.includes(confPath)) continue;
+    try {
+      process.kill(pid, "SIGTERM");
+    } catch {
+      continue;
+    }
+    const deadline = Date.now() + 5_000;
+    while (Date.now() < deadline && (await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => ""))) await sleep(50);
+  }
 }
 
 async function waitForPortsFile(dir: string, pid: number): Promise<void> {

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, waitFor } from "@crumbs/testkit";
 import { cleanEnv, LiveCli } from "./run-cli.ts";
 
@@ -14,11 +14,18 @@ const alive = (pid: number) => {
   }
 };
 
-let cwd: string | undefined;
+let cwd: string;
 const started: LiveCli[] = [];
+const natsPids: number[] = [];
+
+beforeAll(async () => {
+  cwd = await mkdtemp(join(tmpdir(), "crumbs-start-"));
+});
 
 afterAll(async () => {
   for (const cli of started) await cli.stop("SIGKILL");
+  // nats-server runs in its own process group, so a test that failed half-way must stop it itself.
+  for (const pid of natsPids) if (alive(pid)) process.kill(pid, "SIGKILL");
   if (cwd) await rm(cwd, { recursive: true, force: true });
 });
 
@@ -26,13 +33,13 @@ async function start(port: number) {
   const cli = new LiveCli(["start"], { env: cleanEnv({ PORT: String(port), HOST: "127.0.0.1" }), cwd });
   started.push(cli);
   await cli.waitForOutput(/Ctrl-C to stop/, "stdout", 60_000);
+  await cli.waitForOutput(/nats-server pid \d+/, "stdout", 60_000).then((m) => natsPids.push(Number(/\d+/.exec(m[0])?.[0])));
   const field = (name: string) => new RegExp(`^  ${name}\\s+(\\S+)`, "m").exec(cli.stdout)?.[1] ?? "";
   return { cli, apiUrl: field("API"), token: field("token"), natsPid: Number(/nats-server pid (\d+)/.exec(cli.stdout)?.[1]) };
 }
 
 describe("crumbs start without DATABASE_URL or NATS_URL", () => {
   it("runs PGlite and its own nats-server, answers, keeps data and token across restarts, stops cleanly on SIGINT", async () => {
-    cwd = await mkdtemp(join(tmpdir(), "crumbs-start-"));
     const port = await freePort();
     const first = await start(port);
     expect(first.apiUrl).toBe(`http://127.0.0.1:${port}`);
@@ -65,6 +72,17 @@ describe("crumbs start without DATABASE_URL or NATS_URL", () => {
     expect(await second.cli.stop("SIGINT")).toBe(0);
     expect(alive(second.natsPid)).toBe(false);
     expect(await readdir(join(cwd, ".crumbs"))).toEqual(expect.arrayContaining(["dev-token", "nats", "pg"]));
+  });
+
+  it("a killed crumbs start leaves its nats-server behind, and the next start stops it", async () => {
+    const port = await freePort();
+    const killed = await start(port);
+    expect(await killed.cli.stop("SIGKILL")).toBe(null);
+    expect(alive(killed.natsPid)).toBe(true);
+    const next = await start(port);
+    expect(alive(killed.natsPid)).toBe(false);
+    expect(await next.cli.stop("SIGINT")).toBe(0);
+    expect(alive(next.natsPid)).toBe(false);
   });
 
   it("names how to install nats-server when it is not on PATH", async () => {
