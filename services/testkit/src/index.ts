@@ -3,3 +3,4 @@ export { createTestDatabase, adminUrl, type TestDatabase } from "./postgres-db.t
 export { launchChromium, chromiumPath, chromiumArgs, type ChromiumWithExtension } from "./chromium.ts";
 export { freePort } from "./free-port.ts";
 export { waitFor } from "./wait-for.ts";
+export { PostgresServer, type PostgresServerOptions } from "./postgres-server.ts";
