@@ -26,4 +26,8 @@ describe("SseParser", () => {
     expect(p.push("data: a\n")).toEqual([]);
     expect(p.push("\n")).toEqual([{ data: "a" }]);
   });
+
+  it("reports a frame that carries only an id (a resume point, not an event)", () => {
+    expect(new SseParser().push("id: 41\n\n")).toEqual([{ id: "41", data: "" }]);
+  });
 });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { connect, type NatsConnection } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadApiConfig, startApi } from "@crumbs/api";
-import { createTestDatabase, NatsServer, waitFor, type TestDatabase } from "@crumbs/testkit";
+import { createTestDatabase, freePort, NatsServer, waitFor, type TestDatabase } from "@crumbs/testkit";
 import { cleanEnv, LiveCli, runCli } from "./run-cli.ts";
 
 const token = "cli-test-token-0123456789";
@@ -186,6 +186,30 @@ describe("crumbs client commands against a real API", () => {
       expect(line).toBeTruthy();
     } finally {
       expect(await tail.stop()).toBe(0);
+    }
+  });
+
+  it("tail survives an API restart and resumes after the last seq it printed", async () => {
+    const port = await freePort();
+    const config = loadApiConfig({ DATABASE_URL: db.url, NATS_URL: nats.url, PORT: String(port), HOST: "127.0.0.1", CRUMBS_TOKEN: token });
+    let second = await startApi({ config });
+    const tail = new LiveCli(["tail"], { env: { ...env, CRUMBS_URL: second.url }, cwd: dir });
+    try {
+      await tail.waitForOutput(/connected to/, "stderr");
+      const before = await createNote("before restart");
+      await tail.waitForOutput(new RegExp(`created note\\.v1 ${before.id} v1 before restart`));
+      await second.close();
+      // Written while the API that tail follows is down: it must still be printed, once.
+      const during = await createNote("while down");
+      second = await startApi({ config });
+      await tail.waitForOutput(/reconnected/, "stderr");
+      await tail.waitForOutput(new RegExp(`created note\\.v1 ${during.id} v1 while down`));
+      const after = await createNote("after restart");
+      await tail.waitForOutput(new RegExp(`created note\\.v1 ${after.id} v1 after restart`));
+      expect(tail.stdout.split(during.id).length - 1).toBe(1);
+    } finally {
+      await tail.stop();
+      await second.close();
     }
   });
 });

@@ -16,7 +16,8 @@ Live events from /v1/events/stream, one line each until Ctrl-C:
 --selector JSON  only events whose breadcrumb matches (DESIGN "Selectors")
 --after SEQ      first replay the events after SEQ, then go live
 --json           print each event's JSON on one line instead
-A dropped connection is resumed from the last seq seen (Last-Event-ID), so no event is lost.`;
+A dropped connection is resumed after the last seq seen (Last-Event-ID), so once tail has seen an
+event nothing written while it was disconnected is lost.`;
 
 export const tailCommand: Command = {
   name: "tail",
@@ -84,7 +85,12 @@ async function streamOnce(
       onOpen();
     }
     for (const frame of parser.push(decoder.decode(value, { stream: true }))) {
-      if (!frame.data) continue;
+      // A frame with an id and no data moves the resume point without being an event (a server
+      // may send its starting seq that way, so a reconnect before any event still misses nothing).
+      if (!frame.data) {
+        if (frame.id) onSeq(frame.id);
+        continue;
+      }
       let raw: unknown;
       try {
         raw = JSON.parse(frame.data);
