@@ -1,9 +1,14 @@
 import type { ExecuteResult } from "./command.ts";
 import { execute } from "./execute.ts";
+import { startBus, type Bus } from "./bus/index.ts";
 
 declare global {
   var crumbs: { execute(command: unknown): Promise<ExecuteResult> };
+  var crumbsBus: Bus;
 }
 
 // The one entry point for commands: the bus executor and the tests both call it.
 globalThis.crumbs = { execute };
+
+// Bus features (page-context tracker, action loop over nats.ws); listeners register in this first turn.
+globalThis.crumbsBus = startBus();

@@ -1,0 +1,47 @@
+import { z } from "zod";
+
+// The connection settings the options page writes (DESIGN.md: keys apiUrl, token, natsWsUrl,
+// allowlist in chrome.storage.local). `owner` is optional: the API tells us the owner of the
+// token when the living breadcrumb is created; the option only matters before that.
+
+export const CONFIG_KEYS = ["apiUrl", "token", "natsWsUrl", "allowlist", "owner"] as const;
+
+const httpUrl = z
+  .string()
+  .trim()
+  .regex(/^https?:\/\/[^\s/]+/, "must be an http(s) URL, e.g. http://127.0.0.1:8081")
+  .transform((u) => u.replace(/\/+$/, ""));
+
+export const configSchema = z.object({
+  apiUrl: httpUrl,
+  token: z.string().trim().min(1, "is required"),
+  natsWsUrl: z
+    .string()
+    .trim()
+    .regex(/^wss?:\/\/[^\s/]+/, "must be a ws:// or wss:// URL, e.g. ws://127.0.0.1:8080"),
+  allowlist: z.array(z.string().trim().min(1)).optional(),
+  owner: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/)
+    .optional(),
+});
+export type Config = z.infer<typeof configSchema>;
+
+/** The stored settings, or undefined with the reason when they are missing or invalid. */
+export async function readConfig(): Promise<{ ok: true; config: Config } | { ok: false; reason: string }> {
+  const raw = await chrome.storage.local.get([...CONFIG_KEYS]);
+  if (!raw.apiUrl || !raw.token || !raw.natsWsUrl) {
+    return { ok: false, reason: "not configured: set the API URL, token and NATS WebSocket URL in the options page" };
+  }
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { ok: false, reason: `invalid setting ${String(issue?.path[0] ?? "")}: ${issue?.message ?? "invalid"}` };
+  }
+  return { ok: true, config: parsed.data };
+}
+
+/** Identity of a connection: a change of any of these means a new connection and a new owner. */
+export function connectionKey(c: Config): string {
+  return JSON.stringify([c.apiUrl, c.token, c.natsWsUrl]);
+}

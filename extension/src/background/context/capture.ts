@@ -1,0 +1,78 @@
+import { z } from "zod";
+import { execute } from "../execute.ts";
+import { fingerprint } from "./fingerprint.ts";
+import { interactiveElements } from "./interactive.ts";
+import { pageInfoSchema, readPageInfo } from "./page-info.ts";
+import type { PageUpdate } from "./living-breadcrumb.ts";
+
+// One capture of a tab: seed 000's fields read in the page plus the text snapshot from the
+// snapshot engine (the same crumbs.execute the bus uses), shaped as the living breadcrumb's
+// title, tags and context.
+
+const snapshotDataSchema = z.object({ text: z.string(), refs: z.number(), tokens: z.number(), truncated: z.boolean() });
+
+/**
+ * seed 000's hints, minus its `summary` (the built-in one also counts the snapshot's refs). The
+ * built-in defaults already drop dom.map and the session ids.
+ */
+export const PAGE_CONTEXT_HINTS = {
+  mode: "merge",
+  transform: {
+    interactive_summary: {
+      type: "template",
+      template: "There are {{context.dom.interactiveElements.length}} interactive elements on this page that the user can click or interact with.",
+    },
+    page_text: { type: "extract", value: "$.content.mainText" },
+    page_structure: {
+      type: "literal",
+      literal: {
+        headings: "{{context.content.headings}}",
+        key_links: "{{context.content.links}}",
+        forms_present: "{{context.content.forms.length > 0}}",
+      },
+    },
+  },
+  exclude: ["dom.map", "session.extensionId", "session.tabId", "session.windowId"],
+};
+
+export interface CaptureInput {
+  tab: chrome.tabs.Tab;
+  extensionId: string;
+  owner: string | undefined;
+  now?: () => Date;
+}
+
+export async function capturePage({ tab, extensionId, owner, now = () => new Date() }: CaptureInput): Promise<PageUpdate> {
+  const tabId = tab.id!;
+  const [injected] = await chrome.scripting.executeScript({ target: { tabId }, func: readPageInfo });
+  const info = pageInfoSchema.parse(injected?.result);
+  const snap = await execute({ type: "snapshot", tab_id: tabId });
+  const snapshot = snap.success ? snapshotDataSchema.parse(snap.data) : undefined;
+  const context = {
+    ...info,
+    dom: { rootId: "document", interactiveElements: snapshot ? interactiveElements(snapshot.text) : {} },
+    session: {
+      extensionId,
+      ...(owner ? { userId: owner } : {}),
+      capturedAt: now().toISOString(),
+      tabId,
+      windowId: tab.windowId,
+    },
+    snapshot: snapshot
+      ? { text: snapshot.text, refs: snapshot.refs, tokens: snapshot.tokens, truncated: snapshot.truncated }
+      : { text: "", refs: 0, error: snap.error ?? "no snapshot" },
+    llm_hints: PAGE_CONTEXT_HINTS,
+  };
+  return {
+    title: `Browser: ${info.title || info.url}`.slice(0, 500),
+    tags: pageTags(extensionId, info.domain),
+    context,
+    fingerprint: fingerprint({ ...info, tabId, snapshot }),
+  };
+}
+
+export function pageTags(extensionId: string, domain: string): string[] {
+  const tags = ["browser:context", "browser:active-tab", `extension:${extensionId}`];
+  if (domain && !/\s/.test(domain)) tags.push(`url:${domain}`);
+  return tags;
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest";
+import { CrumbsApiError, type Breadcrumb, type CrumbsApi } from "../bus/api-client.ts";
+import type { StoredValue } from "../bus/store.ts";
+import { MAX_CONFLICT_RETRIES, writeLiving, type LivingState } from "./living-breadcrumb.ts";
+
+// An in-memory API with the contract's key, If-Match and 412 rules, to test the client logic.
+function fakeApi() {
+  const rows = new Map<string, Breadcrumb>();
+  let n = 0;
+  const calls: string[] = [];
+  let conflicts = 0;
+  const api: CrumbsApi = {
+    url: "http://fake",
+    async get(id) {
+      calls.push(`get ${id}`);
+      const b = rows.get(id);
+      if (!b) throw new CrumbsApiError(404, "not_found", "gone");
+      return b;
+    },
+    async list(q) {
+      calls.push(`list ${q.key}`);
+      return [...rows.values()].filter((b) => b.key === q.key);
+    },
+    async create(body) {
+      calls.push("create");
+      const taken = [...rows.values()].find((b) => b.key === body.key);
+      if (taken) throw new CrumbsApiError(409, "key_conflict", "taken", { id: taken.id, version: taken.version });
+      const now = new Date().toISOString();
+      const b = { id: `00000000-0000-4000-8000-${String(++n).padStart(12, "0")}`, owner: "default", version: 1, created_at: now, updated_at: now, created_by: "t", updated_by: "t", ...body, tags: body.tags ?? [] } as Breadcrumb;
+      rows.set(b.id, b);
+      return b;
+    },
+    async patch(id, version, body) {
+      calls.push(`patch ${version}`);
+      const b = rows.get(id);
+      if (!b) throw new CrumbsApiError(404, "not_found", "gone");
+      if (conflicts > 0) {
+        conflicts--;
+        b.version++; // someone else wrote meanwhile
+      }
+      if (b.version !== version) throw new CrumbsApiError(412, "version_mismatch", "stale", { current_version: b.version });
+      const next = { ...b, ...body, version: b.version + 1 } as Breadcrumb;
+      rows.set(id, next);
+      return next;
+    },
+  };
+  return { api, rows, calls, conflict: (k: number) => void (conflicts = k) };
+}
+
+function memory(): StoredValue<LivingState | null> & { value: LivingState | null } {
+  const box = {
+    key: "t",
+    value: null as LivingState | null,
+    get: async () => box.value,
+    set: async (v: LivingState | null) => void (box.value = v),
+    update: async (fn: (c: LivingState | null) => LivingState | null | Promise<LivingState | null>) => (box.value = await fn(box.value)),
+  };
+  return box;
+}
+
+const page = (url: string, fp = url) => ({ title: url, tags: ["browser:context"], context: { url, domain: "x", title: url }, fingerprint: fp });
+
+describe("living breadcrumb", () => {
+  it("creates once by key, then patches the same id with climbing versions", async () => {
+    const f = fakeApi();
+    const state = memory();
+    const deps = { api: f.api, extensionId: "ext", connection: "c1", state, sleep: async () => {} };
+    expect((await writeLiving(deps, page("a"))).outcome).toBe("created");
+    const r2 = await writeLiving(deps, page("b"));
+    const r3 = await writeLiving(deps, page("c"));
+    expect([r2.outcome, r3.outcome]).toEqual(["updated", "updated"]);
+    expect(r3.state.id).toBe(r2.state.id);
+    expect(r3.state.version).toBe(3);
+    expect(f.rows.size).toBe(1);
+  });
+
+  it("skips a write whose fingerprint did not change", async () => {
+    const f = fakeApi();
+    const deps = { api: f.api, extensionId: "ext", connection: "c1", state: memory(), sleep: async () => {} };
+    await writeLiving(deps, page("a"));
+    expect((await writeLiving(deps, page("a"))).outcome).toBe("unchanged");
+    expect(f.calls.filter((c) => c.startsWith("patch"))).toEqual([]);
+  });
+
+  it("a lost state (new profile, other worker) finds the breadcrumb by key instead of creating a second", async () => {
+    const f = fakeApi();
+    const first = { api: f.api, extensionId: "ext", connection: "c1", state: memory(), sleep: async () => {} };
+    const { state: s1 } = await writeLiving(first, page("a"));
+    const second = { ...first, state: memory() };
+    const { state: s2, outcome } = await writeLiving(second, page("b"));
+    expect(outcome).toBe("updated");
+    expect(s2.id).toBe(s1.id);
+    expect(f.rows.size).toBe(1);
+  });
+
+  it("retries a 412 with the current version, a bounded number of times", async () => {
+    const f = fakeApi();
+    const delays: number[] = [];
+    const deps = { api: f.api, extensionId: "ext", connection: "c1", state: memory(), sleep: async (ms: number) => void delays.push(ms) };
+    await writeLiving(deps, page("a"));
+    f.conflict(2);
+    const r = await writeLiving(deps, page("b"));
+    expect(r.outcome).toBe("updated");
+    expect(delays).toHaveLength(2);
+    f.conflict(100);
+    await expect(writeLiving(deps, page("c"))).rejects.toMatchObject({ status: 412 });
+    expect(delays).toHaveLength(2 + MAX_CONFLICT_RETRIES);
+  });
+
+  it("a deleted breadcrumb is created again", async () => {
+    const f = fakeApi();
+    const deps = { api: f.api, extensionId: "ext", connection: "c1", state: memory(), sleep: async () => {} };
+    await writeLiving(deps, page("a"));
+    f.rows.clear();
+    expect((await writeLiving(deps, page("b"))).outcome).toBe("created");
+    expect(f.rows.size).toBe(1);
+  });
+});

@@ -1,0 +1,182 @@
+import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import type { BrowserContext, Page, Worker } from "playwright-core";
+import { loadApiConfig, startApi, type RunningApi } from "@crumbs/api";
+import { silentLogger, startRunner, type Runner } from "@crumbs/runner";
+import { NatsServer, createTestDatabase, launchChromium, waitFor, type TestDatabase } from "@crumbs/testkit";
+import { FakeOpenAI } from "../../../agents/runner/test/fake-openai.ts";
+import { createApi, type Breadcrumb, type CrumbsApi } from "../../src/background/bus/api-client.ts";
+import { startFixtureServer, type FixtureServer } from "../fixture-server.ts";
+import { distDir, ensureBuilt } from "../harness.ts";
+
+// The whole stack for the end-to-end tests: nats-server with WebSocket, a fresh Postgres database,
+// the API, the runner with the page-assistant agent on a fake model, and Chromium with the built
+// extension, configured the way the options page does it.
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const TOKEN = "e2e-token-0123456789";
+
+let appBundle: Promise<string> | undefined;
+function bundleApp(): Promise<string> {
+  appBundle ??= build({
+    entryPoints: [join(here, "app.client.js")],
+    bundle: true,
+    write: false,
+    format: "iife",
+    minify: true,
+    define: { "process.env.NODE_ENV": '"production"' },
+    logLevel: "warning",
+  }).then((r) => r.outputFiles[0]?.text ?? "");
+  return appBundle;
+}
+
+export interface E2E {
+  nats: NatsServer;
+  db: TestDatabase;
+  api: RunningApi;
+  fake: FakeOpenAI;
+  runner: Runner;
+  client: CrumbsApi;
+  pages: FixtureServer;
+  context: BrowserContext;
+  extensionId: string;
+  /** The extension's service worker now (a stopped worker comes back as a new one). */
+  worker(): Promise<Worker>;
+  /** Stops the extension's service worker, as Chrome does to an idle MV3 worker. */
+  stopWorker(): Promise<void>;
+  configure(extra?: Record<string, unknown>): Promise<void>;
+  storage<T = unknown>(key: string): Promise<T>;
+  open(path: string, opts?: { other?: boolean }): Promise<Page>;
+  url(path: string, opts?: { other?: boolean }): string;
+  /** A page of the extension itself (sidepanel.html, options.html), opened in a tab. */
+  extensionPage(name: string): Promise<Page>;
+  close(): Promise<void>;
+}
+
+const isOurs = (w: Worker) => w.url().startsWith("chrome-extension://") && w.url().endsWith("/background.js");
+
+export async function startE2E(): Promise<E2E> {
+  ensureBuilt();
+  const cleanups: Array<() => Promise<unknown>> = [];
+  const close = async () => {
+    for (const c of cleanups.reverse()) await c().catch(() => {});
+  };
+  try {
+    const [nats, db, fake, pages] = await Promise.all([
+      NatsServer.start({ websocket: true }),
+      createTestDatabase("crumbs_ext_e2e"),
+      FakeOpenAI.start(),
+      startFixtureServer(join(here, "pages"), async (name) =>
+        name === "app.js" ? { body: await bundleApp(), type: "text/javascript; charset=utf-8" } : undefined,
+      ),
+    ]);
+    cleanups.push(() => nats.dispose(), () => db.drop(), () => fake.close(), () => pages.close());
+    const config = loadApiConfig({
+      DATABASE_URL: db.url,
+      NATS_URL: nats.url,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      CRUMBS_TOKEN: TOKEN,
+      CRUMBS_RELAY_POLL_MS: "50",
+    });
+    const api = await startApi({ config, log: () => {} });
+    cleanups.push(() => api.close());
+    const client = createApi({ apiUrl: api.url, token: TOKEN });
+    const runner = await startRunner({
+      crumbsUrl: api.url,
+      token: TOKEN,
+      natsUrl: nats.url,
+      openaiBaseUrl: fake.url,
+      openrouterBaseUrl: fake.url,
+      openrouterApiKey: "or-test-key",
+      modelTimeoutMs: 5_000,
+      ackWaitMs: 5_000,
+      log: silentLogger,
+    });
+    cleanups.push(() => runner.close());
+    const def = JSON.parse(await readFile(join(here, "../../../agents/runner/agents/page-assistant.json"), "utf8"));
+    await client.create(def);
+    await waitFor(() => runner.agents().some((a) => a.def.agent_id === "page-assistant"), { message: "page-assistant loaded" });
+
+    const browser = await launchChromium({ extensionPath: distDir });
+    cleanups.push(() => browser.close());
+    const context = browser.context;
+    let current = context.serviceWorkers().find(isOurs) ?? (await context.waitForEvent("serviceworker", { predicate: isOurs, timeout: 30_000 }));
+    const extensionId = new URL(current.url()).host;
+    context.on("serviceworker", (w) => {
+      if (isOurs(w)) current = w;
+    });
+    const worker = async () => {
+      const live = context.serviceWorkers().find(isOurs);
+      if (live) return (current = live);
+      // A stopped worker starts again on its next event; an alarm or a tab event wakes it, and so does this.
+      const next = context.waitForEvent("serviceworker", { predicate: isOurs, timeout: 30_000 });
+      const p = context.pages()[0] ?? (await context.newPage());
+      await p.evaluate(() => 0).catch(() => {});
+      return (current = await next);
+    };
+    const url = (path: string, opts: { other?: boolean } = {}) => `${opts.other ? pages.otherOrigin : pages.origin}/${path}`;
+
+    const e2e: E2E = {
+      nats,
+      db,
+      api,
+      fake,
+      runner,
+      client,
+      pages,
+      context,
+      extensionId,
+      worker,
+      async stopWorker() {
+        const page = context.pages()[0] ?? (await context.newPage());
+        const stopped = new Promise((r) => current.once("close", r));
+        const cdp = await context.newCDPSession(page);
+        await cdp.send("ServiceWorker.enable");
+        await cdp.send("ServiceWorker.stopAllWorkers");
+        await cdp.detach();
+        await Promise.race([stopped, new Promise((r) => setTimeout(r, 3_000))]);
+      },
+      async configure(extra = {}) {
+        const w = await worker();
+        await w.evaluate((settings) => chrome.storage.local.set(settings), { apiUrl: api.url, token: TOKEN, natsWsUrl: nats.wsUrl, ...extra });
+      },
+      async storage(key) {
+        const w = await worker();
+        return w.evaluate(async (k) => (await chrome.storage.local.get(k))[k], key) as never;
+      },
+      async open(path, opts) {
+        const page = await context.newPage();
+        await page.goto(url(path, opts), { waitUntil: "load" });
+        await page.bringToFront();
+        return page;
+      },
+      url,
+      async extensionPage(name) {
+        const page = await context.newPage();
+        await page.goto(`chrome-extension://${extensionId}/${name}`);
+        return page;
+      },
+      close,
+    };
+    return e2e;
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
+
+/** The living page-context breadcrumb of this extension, found by its key. */
+export async function livingContext(e: E2E): Promise<Breadcrumb | undefined> {
+  const [b] = await e.client.list({ key: `browser.page.context:${e.extensionId}` });
+  return b;
+}
+
+export async function waitForContext(e: E2E, ok: (b: Breadcrumb) => boolean, message: string, timeout = 5_000): Promise<Breadcrumb> {
+  return waitFor(async () => {
+    const b = await livingContext(e);
+    return b && ok(b) ? b : undefined;
+  }, { timeout, message });
+}
