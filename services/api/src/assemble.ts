@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { ApiConfig } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
@@ -7,12 +8,15 @@ import { Metrics } from "./metrics.ts";
 import { connectNats, type NatsLink } from "./nats/connect.ts";
 import { ChangeNotifier } from "./notifier.ts";
 import { OutboxRelay } from "./outbox/relay.ts";
+import { RetentionSweeper } from "./retention/sweeper.ts";
 
 export interface ApiStack {
   app: CrumbsApp;
   database: Database;
   nats: NatsLink;
   relay: OutboxRelay;
+  /** TTL expiry and history retention, in the background. */
+  sweeper: RetentionSweeper;
   close(): Promise<void>;
 }
 
@@ -59,7 +63,23 @@ export async function assembleApi(opts: { config: ApiConfig; database?: Database
       backlog: () => relay.backlog(),
       log,
     });
-    return { app, database, nats, relay, close };
+    const sweeper = new RetentionSweeper({
+      store: {
+        database,
+        now: () => new Date(),
+        newId: randomUUID,
+        afterCommit(owner) {
+          relay.kick();
+          notifier.notify(owner);
+        },
+      },
+      policy: config.retention,
+      intervalMs: config.sweepMs,
+      log,
+    });
+    sweeper.start();
+    cleanups.push(() => sweeper.stop());
+    return { app, database, nats, relay, sweeper, close };
   } catch (err) {
     await close();
     throw err;

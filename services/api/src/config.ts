@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ConfigError } from "./errors.ts";
+import { parseRetentionEnv, type RetentionPolicy } from "./retention/policy.ts";
 
 const envSchema = z.object({
   DATABASE_URL: z
@@ -17,6 +18,8 @@ const envSchema = z.object({
   CRUMBS_BODY_LIMIT: z.coerce.number().int().min(1024).default(1024 * 1024),
   CRUMBS_SSE_PING_MS: z.coerce.number().int().min(10).default(15_000),
   CRUMBS_RELAY_POLL_MS: z.coerce.number().int().min(10).default(1_000),
+  CRUMBS_RETENTION: z.string().optional(),
+  CRUMBS_SWEEP_MS: z.coerce.number().int().min(10).default(5_000),
 });
 
 export interface ApiConfig {
@@ -31,6 +34,10 @@ export interface ApiConfig {
   bodyLimitBytes: number;
   ssePingMs: number;
   relayPollMs: number;
+  /** History retention per schema (CRUMBS_RETENTION over the defaults). */
+  retention: RetentionPolicy;
+  /** Pause between TTL expiry / retention sweeps. */
+  sweepMs: number;
 }
 
 /** Parses the environment once. A bad value throws ConfigError naming the variable. */
@@ -43,6 +50,12 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
     throw new ConfigError(String(issue?.path[0] ?? "environment"), issue?.message ?? "invalid");
   }
   const e = parsed.data;
+  let retention: RetentionPolicy;
+  try {
+    retention = parseRetentionEnv(e.CRUMBS_RETENTION);
+  } catch (err) {
+    throw new ConfigError("CRUMBS_RETENTION", (err as Error).message);
+  }
   return {
     ...(e.DATABASE_URL ? { databaseUrl: e.DATABASE_URL } : {}),
     pgliteDir: e.CRUMBS_PGLITE_DIR,
@@ -53,5 +66,7 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
     bodyLimitBytes: e.CRUMBS_BODY_LIMIT,
     ssePingMs: e.CRUMBS_SSE_PING_MS,
     relayPollMs: e.CRUMBS_RELAY_POLL_MS,
+    retention,
+    sweepMs: e.CRUMBS_SWEEP_MS,
   };
 }

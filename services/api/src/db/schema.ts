@@ -60,6 +60,8 @@ export const breadcrumbHistory = pgTable(
     index("history_breadcrumb_idx").on(t.breadcrumb_id, t.seq),
     index("history_owner_seq_idx").on(t.owner, t.seq),
     index("history_owner_at_idx").on(t.owner, t.at),
+    // Retention walks one schema's history per breadcrumb, newest first.
+    index("history_schema_breadcrumb_idx").on(t.schema_name, t.breadcrumb_id, t.seq),
   ],
 );
 

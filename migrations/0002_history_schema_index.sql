@@ -1,0 +1,1 @@
+CREATE INDEX "history_schema_breadcrumb_idx" ON "breadcrumb_history" USING btree ("schema_name","breadcrumb_id","seq");

@@ -1,0 +1,77 @@
+import type { StoreDeps } from "../store/store-deps.ts";
+import { expireDue } from "../store/expiry.ts";
+import type { RetentionPolicy } from "./policy.ts";
+import { pruneSchemaHistory } from "./prune.ts";
+
+export interface SweeperOptions {
+  store: StoreDeps;
+  policy: RetentionPolicy;
+  /** Pause between sweeps. */
+  intervalMs?: number;
+  /** Rows per statement: small, so a sweep never holds locks long enough to slow writes. */
+  batchSize?: number;
+  log?(msg: string, err?: unknown): void;
+}
+
+export interface SweepResult {
+  expired: number;
+  pruned: number;
+}
+
+/**
+ * Background housekeeping: TTL expiry (with deleted events) and history
+ * retention, in small batches on a timer, never on the write path.
+ */
+export class RetentionSweeper {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  private stopped = false;
+  private readonly batchSize: number;
+
+  constructor(private readonly opts: SweeperOptions) {
+    this.batchSize = opts.batchSize ?? 200;
+  }
+
+  start(): void {
+    const tick = () => {
+      if (this.stopped) return;
+      this.running = this.sweep()
+        .catch((err: unknown) => this.opts.log?.("retention sweep failed, will retry", err))
+        .finally(() => {
+          this.running = undefined;
+          if (!this.stopped) {
+            this.timer = setTimeout(tick, this.opts.intervalMs ?? 5_000);
+            this.timer.unref();
+          }
+        });
+    };
+    tick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /**
+   * One full pass. Each batch is its own short transaction; a pass ends when
+   * a batch comes back short, or after `maxBatches` so one pass stays bounded.
+   */
+  async sweep(maxBatches = 50): Promise<SweepResult> {
+    const result: SweepResult = { expired: 0, pruned: 0 };
+    for (let i = 0; i < maxBatches && !this.stopped; i++) {
+      const n = await expireDue(this.opts.store, this.batchSize);
+      result.expired += n;
+      if (n < this.batchSize) break;
+    }
+    for (const [schema, rule] of this.opts.policy) {
+      for (let i = 0; i < maxBatches && !this.stopped; i++) {
+        const n = await pruneSchemaHistory(this.opts.store.database, schema, rule, this.batchSize);
+        result.pruned += n;
+        if (n < this.batchSize) break;
+      }
+    }
+    return result;
+  }
+}
