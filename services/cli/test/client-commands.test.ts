@@ -16,8 +16,7 @@ let dir: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  // websocket: true only works around a testkit bug (start() without it throws "Invalid URL").
-  [nats, db, dir] = await Promise.all([NatsServer.start({ websocket: true }), createTestDatabase("crumbs_cli"), mkdtemp(join(tmpdir(), "crumbs-cli-"))]);
+  [nats, db, dir] = await Promise.all([NatsServer.start(), createTestDatabase("crumbs_cli"), mkdtemp(join(tmpdir(), "crumbs-cli-"))]);
   api = await startApi({
     config: loadApiConfig({ DATABASE_URL: db.url, NATS_URL: nats.url, PORT: "0", HOST: "127.0.0.1", CRUMBS_TOKEN: token }),
   });

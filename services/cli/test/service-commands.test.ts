@@ -13,9 +13,8 @@ let dir: string;
 const live: LiveCli[] = [];
 
 beforeAll(async () => {
-  // websocket: true only works around a testkit bug (start() without it throws "Invalid URL").
   [nats, db, dir] = await Promise.all([
-    NatsServer.start({ websocket: true }),
+    NatsServer.start(),
     createTestDatabase("crumbs_cli_svc"),
     mkdtemp(join(tmpdir(), "crumbs-cli-svc-")),
   ]);
