@@ -5,6 +5,7 @@ import { migrate } from "./db/migrate.ts";
 import { openDatabase } from "./db/open.ts";
 import { createApp, type CrumbsApp } from "./http/app.ts";
 import { Metrics } from "./metrics.ts";
+import { apiNatsAuthenticator } from "./nats-auth/index.ts";
 import { connectNats, type NatsLink } from "./nats/connect.ts";
 import { ChangeNotifier } from "./notifier.ts";
 import { OutboxRelay } from "./outbox/relay.ts";
@@ -37,7 +38,7 @@ export async function assembleApi(opts: { config: ApiConfig; database?: Database
   };
   try {
     await migrate(database);
-    const nats = await connectNats({ url: config.natsUrl, log });
+    const nats = await connectNats({ url: config.natsUrl, log, authenticator: apiNatsAuthenticator(config.auth) });
     cleanups.push(() => nats.close());
     const metrics = new Metrics();
     const relay = new OutboxRelay({
@@ -54,6 +55,7 @@ export async function assembleApi(opts: { config: ApiConfig; database?: Database
     const app = createApp({
       database,
       adminToken: config.token,
+      auth: config.auth,
       bodyLimitBytes: config.bodyLimitBytes,
       ssePingMs: config.ssePingMs,
       nats,

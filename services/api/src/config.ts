@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ConfigError } from "./errors.ts";
+import { authConfigFrom, authEnvShape, type AuthConfig } from "./http/auth-config.ts";
 import { parseRetentionEnv, type RetentionPolicy } from "./retention/policy.ts";
 
 const envSchema = z.object({
@@ -15,6 +16,7 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8081),
   HOST: z.string().min(1).default("0.0.0.0"),
   CRUMBS_TOKEN: z.string().min(8, "must be at least 8 characters").optional(),
+  ...authEnvShape,
   CRUMBS_BODY_LIMIT: z.coerce.number().int().min(1024).default(1024 * 1024),
   CRUMBS_SSE_PING_MS: z.coerce.number().int().min(10).default(15_000),
   CRUMBS_RELAY_POLL_MS: z.coerce.number().int().min(10).default(1_000),
@@ -31,6 +33,8 @@ export interface ApiConfig {
   host: string;
   /** Admin token of owner `default`. */
   token?: string;
+  /** API keys, rate limits, NATS credentials (issue 6). */
+  auth?: AuthConfig;
   bodyLimitBytes: number;
   ssePingMs: number;
   relayPollMs: number;
@@ -63,6 +67,7 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
     port: e.PORT,
     host: e.HOST,
     ...(e.CRUMBS_TOKEN ? { token: e.CRUMBS_TOKEN } : {}),
+    auth: authConfigFrom(e),
     bodyLimitBytes: e.CRUMBS_BODY_LIMIT,
     ssePingMs: e.CRUMBS_SSE_PING_MS,
     relayPollMs: e.CRUMBS_RELAY_POLL_MS,

@@ -8,11 +8,16 @@ import type { NatsLink } from "../nats/connect.ts";
 import { ChangeNotifier } from "../notifier.ts";
 import { createSchemaDefHintsLookup, type StoreDeps } from "../store/index.ts";
 import { bearerToken, createAuthenticator, type Authenticate } from "./auth.ts";
+import type { AuthConfig } from "./auth-config.ts";
+import { requireRouteScope } from "./auth-scopes.ts";
 import type { AppEnv, RouteDeps } from "./context.ts";
 import { createErrorHandler, errorBody } from "./errors.ts";
 import { breadcrumbRoutes } from "./routes/breadcrumbs.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { keyRoutes } from "./routes/keys.ts";
+import { natsCredentialRoutes } from "./routes/nats-credentials.ts";
+import { rateLimit } from "./rate-limit.ts";
 
 export interface AppDeps {
   database: Database;
@@ -20,6 +25,8 @@ export interface AppDeps {
   adminToken?: string;
   /** Replaces the default token check (CRUMBS_TOKEN + api_keys). */
   authenticate?: Authenticate;
+  /** Rate limits and the NATS account seed (issue 6). */
+  auth?: AuthConfig;
   bodyLimitBytes?: number;
   ssePingMs?: number;
   now?: () => Date;
@@ -79,8 +86,15 @@ export function createApp(deps: AppDeps) {
     c.set("principal", principal);
     await next();
   });
+  app.use("/v1/*", rateLimit({ keys: deps.auth?.rateLimit, admin: deps.auth?.adminRateLimit }));
+  app.use("/v1/*", requireRouteScope());
   app.route("/v1/breadcrumbs", breadcrumbRoutes(routeDeps));
   app.route("/v1/events", eventRoutes(routeDeps));
+  app.route("/v1/keys", keyRoutes({ ...routeDeps, now: store.now }));
+  app.route(
+    "/v1/nats",
+    natsCredentialRoutes({ accountSeed: deps.auth?.natsAccountSeed, bodyLimitBytes: routeDeps.bodyLimitBytes, now: store.now }),
+  );
   return app;
 }
 

@@ -1,4 +1,4 @@
-import { connect, Events, type JetStreamClient, type NatsConnection } from "nats";
+import { connect, Events, type Authenticator, type JetStreamClient, type NatsConnection } from "nats";
 import { ensureStream } from "./stream.ts";
 
 export interface NatsLink {
@@ -11,10 +11,17 @@ export interface NatsLink {
   close(): Promise<void>;
 }
 
-export async function connectNats(opts: { url: string; name?: string; log?: (msg: string) => void }): Promise<NatsLink> {
+export async function connectNats(opts: {
+  url: string;
+  name?: string;
+  log?: (msg: string) => void;
+  /** NATS credentials when the server is not open (see nats-auth/). */
+  authenticator?: Authenticator;
+}): Promise<NatsLink> {
   const nc = await connect({
     servers: opts.url,
     name: opts.name ?? "crumbs-api",
+    ...(opts.authenticator ? { authenticator: opts.authenticator } : {}),
     maxReconnectAttempts: -1,
     reconnectTimeWait: 250,
     pingInterval: 10_000,

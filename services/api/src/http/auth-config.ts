@@ -1,0 +1,44 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { isAccountSeed } from "../nats-auth/index.ts";
+import { rateLimitSchema, type RateLimit } from "./rate-limit-bucket.ts";
+
+/** The environment of issue 6 (keys, rate limits, NATS auth), merged into config.ts's one schema. */
+export const authEnvShape = {
+  /** Per API key; see rate-limit.ts for replicas. */
+  CRUMBS_RATE_LIMIT: rateLimitSchema.prefault("50:200"),
+  /** CRUMBS_TOKEN is the operator's own (benches, the runner): unlimited unless set. */
+  CRUMBS_ADMIN_RATE_LIMIT: rateLimitSchema.prefault("off"),
+  /** The crumbs NATS account's seed (`crumbs keys nats-init`): enables POST /v1/nats/credentials and the API's own JWT user. */
+  CRUMBS_NATS_ACCOUNT_SEED: z.string().refine(isAccountSeed, "must be a NATS account seed (SA...)").optional(),
+  /** A .creds file for the API's own NATS connection (static users or a pre-minted JWT). */
+  NATS_CREDS: z
+    .string()
+    .refine((path) => {
+      try {
+        readFileSync(path);
+        return true;
+      } catch {
+        return false;
+      }
+    }, "must be a readable .creds file")
+    .optional(),
+};
+
+type AuthEnv = z.infer<z.ZodObject<typeof authEnvShape>>;
+
+export interface AuthConfig {
+  rateLimit?: RateLimit;
+  adminRateLimit?: RateLimit;
+  natsAccountSeed?: string;
+  natsCredsFile?: string;
+}
+
+export function authConfigFrom(e: AuthEnv): AuthConfig {
+  return {
+    ...(e.CRUMBS_RATE_LIMIT ? { rateLimit: e.CRUMBS_RATE_LIMIT } : {}),
+    ...(e.CRUMBS_ADMIN_RATE_LIMIT ? { adminRateLimit: e.CRUMBS_ADMIN_RATE_LIMIT } : {}),
+    ...(e.CRUMBS_NATS_ACCOUNT_SEED ? { natsAccountSeed: e.CRUMBS_NATS_ACCOUNT_SEED } : {}),
+    ...(e.NATS_CREDS ? { natsCredsFile: e.NATS_CREDS } : {}),
+  };
+}

@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { OWNER_PATTERN } from "../nats-auth/permissions.ts";
+import { scopeSchema } from "../http/auth-scopes.ts";
+import { parseDuration } from "./duration.ts";
+
+export const ownerSchema = z
+  .string()
+  .regex(OWNER_PATTERN, "owner must be 1-64 letters, digits, '-' or '_' (it becomes a NATS subject token)");
+
+export const createKeyBodySchema = z.strictObject({
+  owner: ownerSchema.optional(),
+  scopes: z.array(scopeSchema).min(1).max(4),
+  name: z.string().min(1).max(100).regex(/^[\x21-\x7e]+( [\x21-\x7e]+)*$/, "visible ASCII").optional(),
+  /** `30d`, `12h`, ... or seconds. Absent: the key does not expire. */
+  expires_in: z
+    .union([z.string(), z.number().int()])
+    .transform((v, ctx) => {
+      const seconds = parseDuration(String(v));
+      if (seconds === undefined) {
+        ctx.addIssue({ code: "custom", message: 'expires_in must be a duration such as "30d", "12h" or seconds' });
+        return z.NEVER;
+      }
+      return seconds;
+    })
+    .optional(),
+});
+export type CreateKeyBody = z.infer<typeof createKeyBodySchema>;
+
+export const listKeysQuerySchema = z.object({ owner: ownerSchema.optional() });
+
+/** What the API shows of a key: never the token or its hash. */
+export const apiKeyViewSchema = z.object({
+  id: z.uuid(),
+  owner: z.string(),
+  name: z.string().nullable(),
+  scopes: z.array(z.string()),
+  created_at: z.string(),
+  expires_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+});
+export type ApiKeyView = z.infer<typeof apiKeyViewSchema>;

@@ -1,0 +1,65 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { and, desc, eq, isNull, type SQL } from "drizzle-orm";
+import type { Db } from "../db/database.ts";
+import { apiKeys } from "../db/schema.ts";
+import { hashToken } from "../http/auth.ts";
+import type { ApiKeyView } from "./schemas.ts";
+
+/** `crumbs_` + 32 random bytes: the prefix lets secret scanners recognise a leaked token. */
+export const newApiToken = () => `crumbs_${randomBytes(32).toString("base64url")}`;
+
+type Row = typeof apiKeys.$inferSelect;
+const view = (r: Row): ApiKeyView => ({
+  id: r.id,
+  owner: r.owner,
+  name: r.name,
+  scopes: r.scopes,
+  created_at: r.created_at.toISOString(),
+  expires_at: r.expires_at?.toISOString() ?? null,
+  revoked_at: r.revoked_at?.toISOString() ?? null,
+});
+
+/** Only the sha256 of the token is stored; the token itself is returned once, here. */
+export async function createApiKey(
+  db: Db,
+  input: { owner: string; scopes: string[]; name?: string; expiresInSeconds?: number; now: Date },
+): Promise<ApiKeyView & { token: string }> {
+  const token = newApiToken();
+  const [row] = await db
+    .insert(apiKeys)
+    .values({
+      id: randomUUID(),
+      owner: input.owner,
+      name: input.name ?? null,
+      token_hash: hashToken(token),
+      scopes: [...new Set(input.scopes)],
+      created_at: input.now,
+      expires_at: input.expiresInSeconds ? new Date(input.now.getTime() + input.expiresInSeconds * 1000) : null,
+    })
+    .returning();
+  return { ...view(row as Row), token };
+}
+
+/** `owner` undefined lists every owner's keys (the `default` admin only). */
+export async function listApiKeys(db: Db, owner: string | undefined): Promise<ApiKeyView[]> {
+  const rows = await db
+    .select()
+    .from(apiKeys)
+    .where(owner === undefined ? undefined : eq(apiKeys.owner, owner))
+    .orderBy(desc(apiKeys.created_at), desc(apiKeys.id))
+    .limit(1_000);
+  return rows.map(view);
+}
+
+/** True when a key of that owner (any owner when undefined) was found; revoking twice keeps the first time. */
+export async function revokeApiKey(db: Db, id: string, owner: string | undefined, now: Date): Promise<boolean> {
+  const where: SQL[] = [eq(apiKeys.id, id)];
+  if (owner !== undefined) where.push(eq(apiKeys.owner, owner));
+  const [found] = await db.select({ id: apiKeys.id }).from(apiKeys).where(and(...where));
+  if (!found) return false;
+  await db
+    .update(apiKeys)
+    .set({ revoked_at: now })
+    .where(and(...where, isNull(apiKeys.revoked_at)));
+  return true;
+}
