@@ -16,7 +16,8 @@ let dir: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  [nats, db, dir] = await Promise.all([NatsServer.start(), createTestDatabase("crumbs_cli"), mkdtemp(join(tmpdir(), "crumbs-cli-"))]);
+  dir = await mkdtemp(join(tmpdir(), "crumbs-cli-"));
+  [nats, db] = await Promise.all([NatsServer.start(), createTestDatabase("crumbs_cli")]);
   api = await startApi({
     config: loadApiConfig({ DATABASE_URL: db.url, NATS_URL: nats.url, PORT: "0", HOST: "127.0.0.1", CRUMBS_TOKEN: token }),
   });

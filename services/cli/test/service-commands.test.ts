@@ -13,11 +13,8 @@ let dir: string;
 const live: LiveCli[] = [];
 
 beforeAll(async () => {
-  [nats, db, dir] = await Promise.all([
-    NatsServer.start(),
-    createTestDatabase("crumbs_cli_svc"),
-    mkdtemp(join(tmpdir(), "crumbs-cli-svc-")),
-  ]);
+  dir = await mkdtemp(join(tmpdir(), "crumbs-cli-svc-"));
+  [nats, db] = await Promise.all([NatsServer.start(), createTestDatabase("crumbs_cli_svc")]);
 });
 
 afterAll(async () => {
