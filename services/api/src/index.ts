@@ -8,3 +8,5 @@ export { hashToken, type Authenticate, type Principal } from "./http/auth.ts";
 export { startApi, type RunningApi } from "./server.ts";
 export { assembleApi, type ApiStack } from "./assemble.ts";
 export { schema as tables } from "./db/schema.ts";
+export { createNatsTrust, mintRunnerUser, mintUser, ownerPermissions, type NatsTrust } from "./nats-auth/index.ts";
+export { SCOPES, type Scope } from "./http/auth-scopes.ts";

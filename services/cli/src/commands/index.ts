@@ -3,6 +3,7 @@ import { agentsCommand } from "./agents.ts";
 import { apiCommand } from "./api.ts";
 import { getCommand } from "./get.ts";
 import { historyCommand } from "./history.ts";
+import { keysCommand } from "./keys.ts";
 import { migrateCommand } from "./migrate.ts";
 import { putCommand } from "./put.ts";
 import { replayCommand } from "./replay.ts";
@@ -21,4 +22,5 @@ export const commands: readonly Command[] = [
   tailCommand,
   replayCommand,
   agentsCommand,
+  keysCommand,
 ];

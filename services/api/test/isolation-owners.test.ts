@@ -1,0 +1,249 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { connect, jwtAuthenticator, type NatsConnection, type NatsError } from "nats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, NatsServer, waitFor, type TestDatabase } from "@crumbs/testkit";
+import { assembleApi, type ApiStack } from "../src/assemble.ts";
+import { loadApiConfig } from "../src/config.ts";
+import { createNatsTrust } from "../src/nats-auth/index.ts";
+import { closeServer, listen } from "../src/server.ts";
+
+/**
+ * Owner A's token against owner B's data, through every door: HTTP reads and
+ * writes, history, events, SSE, the CLI's replay, key management, and NATS
+ * with the credentials the API mints, on a nats-server that is not open.
+ */
+const ADMIN = "isolation-admin-token-0123456789";
+const cliBin = fileURLToPath(new URL("../../cli/bin/crumbs.js", import.meta.url));
+
+let pg: TestDatabase;
+let natsServer: NatsServer;
+let stack: ApiStack;
+let server: Awaited<ReturnType<typeof listen>>;
+let url: string;
+const tokens = { A: "", B: "", adminA: "" };
+const conns: NatsConnection[] = [];
+
+const call = (path: string, token: string, init: RequestInit & { json?: unknown } = {}) => {
+  const headers = new Headers(init.headers);
+  headers.set("authorization", `Bearer ${token}`);
+  if (init.json !== undefined) headers.set("content-type", "application/json");
+  return Promise.resolve(
+    stack.app.request(path, { ...init, headers, body: init.json === undefined ? init.body : JSON.stringify(init.json) }),
+  );
+};
+const createKey = async (owner: string, scopes: string[]) => {
+  const res = await call("/v1/keys", ADMIN, { method: "POST", json: { owner, scopes, name: `${owner}-${scopes.join("+")}` } });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { token: string }).token;
+};
+const put = async (token: string, title: string) => {
+  const res = await call("/v1/breadcrumbs", token, { method: "POST", json: { schema_name: "note.v1", title, context: { title } } });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { id: string; owner: string; version: number };
+};
+
+beforeAll(async () => {
+  const trust = createNatsTrust();
+  [pg, natsServer] = await Promise.all([
+    createTestDatabase("crumbs_isolation"),
+    NatsServer.start({ websocket: true, extraConfig: trust.serverConfig }),
+  ]);
+  const config = loadApiConfig({
+    DATABASE_URL: pg.url,
+    NATS_URL: natsServer.url,
+    CRUMBS_TOKEN: ADMIN,
+    CRUMBS_NATS_ACCOUNT_SEED: trust.accountSeed,
+    CRUMBS_RELAY_POLL_MS: "100",
+  });
+  stack = await assembleApi({ config, log: () => {} });
+  server = await listen(stack.app.fetch, "127.0.0.1", 0);
+  const addr = server.address();
+  url = `http://127.0.0.1:${typeof addr === "object" && addr ? addr.port : 0}`;
+  tokens.A = await createKey("A", ["read", "write", "subscribe"]);
+  tokens.B = await createKey("B", ["read", "write", "subscribe"]);
+  tokens.adminA = await createKey("A", ["admin", "read"]);
+}, 60_000);
+
+afterAll(async () => {
+  for (const nc of conns) await nc.close().catch(() => {});
+  if (server) await closeServer(server);
+  await stack?.close();
+  await natsServer?.dispose();
+  await pg?.drop();
+});
+
+describe("owner isolation over HTTP", () => {
+  it("A cannot get, list, read history of, patch or delete B's breadcrumb: 404, as if it did not exist", async () => {
+    const b = await put(tokens.B, "B's secret");
+    const missing = "0b7e4c1e-9a64-4a4b-8d0c-2b4f2b0f6a11";
+    for (const id of [b.id, missing]) {
+      expect((await call(`/v1/breadcrumbs/${id}`, tokens.A)).status).toBe(404);
+      expect((await call(`/v1/breadcrumbs/${id}?view=llm`, tokens.A)).status).toBe(404);
+      expect((await call(`/v1/breadcrumbs/${id}/history`, tokens.A)).status).toBe(404);
+      const patch = await call(`/v1/breadcrumbs/${id}`, tokens.A, { method: "PATCH", headers: { "if-match": '"1"' }, json: { title: "pwned" } });
+      expect(patch.status).toBe(404);
+      expect((await call(`/v1/breadcrumbs/${id}`, tokens.A, { method: "DELETE" })).status).toBe(404);
+    }
+    const list = (await (await call("/v1/breadcrumbs?limit=500", tokens.A)).json()) as { items: { id: string }[] };
+    expect(list.items.map((i) => i.id)).not.toContain(b.id);
+    const byKey = (await (await call(`/v1/breadcrumbs?selector=${encodeURIComponent("{}")}`, tokens.A)).json()) as { items: unknown[] };
+    expect(JSON.stringify(byKey)).not.toContain("B's secret");
+    // B still sees it untouched.
+    const own = (await (await call(`/v1/breadcrumbs/${b.id}`, tokens.B)).json()) as { title: string; version: number };
+    expect(own).toMatchObject({ title: "B's secret", version: 1 });
+  });
+
+  it("A's key cannot be used to create a breadcrumb for B (the owner comes from the token)", async () => {
+    const res = await call("/v1/breadcrumbs", tokens.A, { method: "POST", json: { schema_name: "note.v1", title: "x", context: {}, owner: "B" } });
+    if (res.status === 201) expect(((await res.json()) as { owner: string }).owner).toBe("A");
+    else expect(res.status).toBe(400);
+  });
+
+  it("/v1/events for A holds only A's events", async () => {
+    await put(tokens.A, "A one");
+    await put(tokens.B, "B two");
+    const page = (await (await call("/v1/events?after=0&limit=1000", tokens.A)).json()) as { items: { owner: string }[] };
+    expect(page.items.length).toBeGreaterThan(0);
+    expect(new Set(page.items.map((e) => e.owner))).toEqual(new Set(["A"]));
+  });
+
+  it("A's SSE stream never carries B's events, from the start of history and live", async () => {
+    const ctrl = new AbortController();
+    const res = await fetch(`${url}/v1/events/stream?after=0`, { headers: { authorization: `Bearer ${tokens.A}` }, signal: ctrl.signal });
+    expect(res.status).toBe(200);
+    let text = "";
+    const reader = res.body!.getReader();
+    void (async () => {
+      for (;;) {
+        const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+        if (done) break;
+        text += new TextDecoder().decode(value);
+      }
+    })();
+    await put(tokens.B, "B live");
+    const a = await put(tokens.A, "A live");
+    await waitFor(() => text.includes(a.id), { timeout: 10_000 });
+    ctrl.abort();
+    const owners = [...text.matchAll(/"owner":"([^"]+)"/g)].map((m) => m[1]);
+    expect(owners.length).toBeGreaterThan(1);
+    expect(new Set(owners)).toEqual(new Set(["A"]));
+    expect(text).not.toContain("B live");
+  });
+
+  it("crumbs replay with A's token prints only A's events", async () => {
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [cliBin, "replay", "--json", "--after", "0"], {
+        env: { ...process.env, CRUMBS_URL: url, CRUMBS_TOKEN: tokens.A, NATS_URL: "", DATABASE_URL: "" },
+      });
+      let stdout = "";
+      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+      child.once("error", reject);
+      child.once("close", (code) => (code === 0 ? resolve(stdout) : reject(new Error(`exit ${code}`))));
+    });
+    const events = out.trim().split("\n").map((l) => JSON.parse(l) as { owner: string; title: string });
+    expect(events.length).toBeGreaterThan(1);
+    expect(events.every((e) => e.owner === "A")).toBe(true);
+  });
+
+  it("A's admin key manages only A's keys and cannot grant more than it holds", async () => {
+    const forB = await call("/v1/keys", tokens.adminA, { method: "POST", json: { owner: "B", scopes: ["read"] } });
+    expect(forB.status).toBe(403);
+    const escalate = await call("/v1/keys", tokens.adminA, { method: "POST", json: { scopes: ["write"] } });
+    expect(escalate.status).toBe(403);
+    const own = await call("/v1/keys", tokens.adminA, { method: "POST", json: { scopes: ["read"] } });
+    expect(own.status).toBe(201);
+    expect(((await own.json()) as { owner: string }).owner).toBe("A");
+    expect((await call("/v1/keys?owner=B", tokens.adminA)).status).toBe(403);
+    const listed = (await (await call("/v1/keys", tokens.adminA)).json()) as { items: { id: string; owner: string }[] };
+    expect(new Set(listed.items.map((k) => k.owner))).toEqual(new Set(["A"]));
+    // B's key ids are "not found" to A, so A can neither revoke nor probe them.
+    const all = (await (await call("/v1/keys?owner=B", ADMIN)).json()) as { items: { id: string }[] };
+    const bKey = all.items[0]!.id;
+    expect((await call(`/v1/keys/${bKey}`, tokens.adminA, { method: "DELETE" })).status).toBe(404);
+    expect((await call("/v1/breadcrumbs", tokens.B)).status).toBe(200);
+    // A plain (non-admin) key may not touch keys at all.
+    expect((await call("/v1/keys", tokens.A)).status).toBe(403);
+  });
+});
+
+async function natsAs(token: string, kind: "agent" | "extension" = "agent") {
+  const res = await call("/v1/nats/credentials", token, { method: "POST", json: { kind } });
+  expect(res.status).toBe(201);
+  const creds = (await res.json()) as { jwt: string; seed: string; owner: string };
+  const nc = await connect({ servers: natsServer.url, authenticator: jwtAuthenticator(creds.jwt, new TextEncoder().encode(creds.seed)) });
+  conns.push(nc);
+  const errors: string[] = [];
+  void (async () => {
+    for await (const s of nc.status()) if (s.type === "error") errors.push(String(s.data));
+  })();
+  return { nc, creds, errors };
+}
+
+/** Subscribes and reports either the subjects received or the server's refusal. */
+function trySubscribe(nc: NatsConnection, subject: string) {
+  const got: string[] = [];
+  let refused: string | undefined;
+  nc.subscribe(subject, {
+    callback: (err: NatsError | null, msg) => {
+      if (err) refused = err.message;
+      else got.push(msg.subject);
+    },
+  });
+  return { got, refused: () => refused };
+}
+
+describe("owner isolation over NATS (credentials minted by the API, locked server)", () => {
+  it("A's credentials receive A's events and are refused crumbs.B.>, crumbs.>, _INBOX.> and the JetStream API", async () => {
+    const { nc, creds } = await natsAs(tokens.A);
+    expect(creds.owner).toBe("A");
+    const own = trySubscribe(nc, "crumbs.A.>");
+    const other = trySubscribe(nc, "crumbs.B.>");
+    const all = trySubscribe(nc, "crumbs.>");
+    const inbox = trySubscribe(nc, "_INBOX.>");
+    await nc.flush();
+    await waitFor(() => other.refused() && all.refused() && inbox.refused(), { timeout: 5_000 });
+    expect(other.refused()).toMatch(/Permissions Violation/);
+    expect(all.refused()).toMatch(/Permissions Violation/);
+    expect(inbox.refused()).toMatch(/Permissions Violation/);
+    const b = await put(tokens.B, "B on the bus");
+    const a = await put(tokens.A, "A on the bus");
+    await waitFor(() => own.got.some((s) => s.startsWith("crumbs.A.created.")), { timeout: 10_000 });
+    expect(own.got.every((s) => s.startsWith("crumbs.A."))).toBe(true);
+    expect(a.owner).toBe("A");
+    expect(b.owner).toBe("B");
+    // A consumer on the stream would bypass subject permissions: the JetStream API is closed to owners.
+    await expect(nc.jetstreamManager({ timeout: 2_000 })).rejects.toThrow();
+  });
+
+  it("A's credentials cannot publish, not even on A's own subjects (writes go through the API)", async () => {
+    const { nc, errors } = await natsAs(tokens.A);
+    // The API's own connection sees every owner's subjects: nothing forged may reach it.
+    const seen: string[] = [];
+    const watch = stack.nats.nc.subscribe("crumbs.>", { callback: (_e, m) => seen.push(m.string()) });
+    await stack.nats.nc.flush();
+    nc.publish("crumbs.A.created.note.v1", "forged");
+    nc.publish("crumbs.B.created.note.v1", "forged");
+    await nc.flush();
+    await waitFor(() => errors.includes("PERMISSIONS_VIOLATION"), { timeout: 5_000 });
+    await stack.nats.nc.flush();
+    watch.unsubscribe();
+    expect(seen).not.toContain("forged");
+  });
+
+  it("extension credentials are limited to the owner's action and chat-answer subjects", async () => {
+    const { nc } = await natsAs(tokens.A, "extension");
+    const actions = trySubscribe(nc, "crumbs.A.*.browser.action.v1");
+    const everything = trySubscribe(nc, "crumbs.A.>");
+    const bActions = trySubscribe(nc, "crumbs.B.*.browser.action.v1");
+    await nc.flush();
+    await waitFor(() => everything.refused() && bActions.refused(), { timeout: 5_000 });
+    expect(actions.refused()).toBeUndefined();
+  });
+
+  it("a key without the subscribe scope gets no NATS credentials", async () => {
+    const res = await call("/v1/nats/credentials", tokens.adminA, { method: "POST", json: {} });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { details: { scope: string } }).details.scope).toBe("subscribe");
+  });
+});
