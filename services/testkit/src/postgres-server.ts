@@ -25,7 +25,9 @@ async function defaultBinDir(): Promise<string> {
  * A private Postgres cluster in a temp dir, on a free port, for tests that
  * must kill and restart the database (never the machine's shared one).
  * Postgres refuses to run as root, so when we are root the cluster belongs
- * to the `postgres` OS user. Trust auth, fsync off: it is a throwaway.
+ * to the `postgres` OS user. Trust auth, fsync off (a killed
+ * server loses nothing the OS already has; only a machine crash would), but
+ * synchronous_commit stays on so an acknowledged commit survives `stop()`.
  */
 export class PostgresServer {
   private constructor(
@@ -75,7 +77,6 @@ export class PostgresServer {
       `-p ${this.port}`,
       "-c listen_addresses=127.0.0.1",
       "-c fsync=off",
-      "-c synchronous_commit=off",
       "-c full_page_writes=off",
       `-c unix_socket_directories=${this.dir}`,
       "-c max_connections=50",
