@@ -1,13 +1,24 @@
 import { isActionError } from "../content/action-error.ts";
-import { type Command, commandSchema, type ExecuteResult, isTabAction } from "./command.ts";
+import { type Command, commandSchema, type ExecuteResult } from "./command.ts";
 import { isRestrictedUrl, targetTab } from "./active-tab.ts";
 import { runElementAction } from "./element-action.ts";
 import { runSnapshot } from "./snapshot.ts";
-import { handleTabCommand } from "./tabs.ts";
+import { handleTabCommand, isTabCommand } from "./tabs.ts";
 import { ActionError } from "../content/action-error.ts";
 
 async function run(cmd: Command): Promise<unknown> {
-  if (isTabAction(cmd.type)) return handleTabCommand(cmd);
+  // Tab commands, and waits for a URL that may survive a full navigation, run in the worker:
+  // a content script dies with its page. The worker hands the page-side part of a wait back here.
+  if (isTabCommand(cmd)) {
+    return handleTabCommand(cmd, {
+      runInPage: async (c) =>
+        runElementAction(await targetTab(c.tab_id), {
+          type: "wait_for",
+          params: (c.params ?? {}) as Record<string, unknown>,
+          tab_id: c.tab_id,
+        }),
+    });
+  }
   const tab = await targetTab(cmd.tab_id);
   if (isRestrictedUrl(tab.url)) {
     throw new ActionError("blocked_by_policy", `extensions cannot read or act on ${tab.url}`);

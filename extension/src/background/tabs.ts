@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ActionError } from "../content/action-error.ts";
 import { checkUrlPattern } from "../content/actions/url-match.ts";
 import { targetTab } from "./active-tab.ts";
+import { type Command, isTabAction } from "./command.ts";
 import { openParams, tabCommandSchema, tabIdParams, tabNewParams, waitForUrlParams, type TabCommand } from "./tabs-params.ts";
 import { TabWaitError, waitForTabLoad, waitForTabUrl } from "./tabs-wait.ts";
 
@@ -19,7 +20,7 @@ const DEFAULT_WAIT_MS = 10_000;
 
 /** Commands this file runs; `wait_for` only when it waits for a URL. */
 export function isTabCommand(command: { type: string; params?: unknown }): boolean {
-  if (["open", "tab_new", "tab_list", "tab_switch", "tab_close", "tab"].includes(command.type)) return true;
+  if (isTabAction(command.type as Command["type"])) return true;
   const until = (command.params as { until?: { url?: unknown } } | undefined)?.until;
   return command.type === "wait_for" && typeof until?.url === "string";
 }

@@ -38,7 +38,9 @@ export async function streamEvents(stream: SSEStreamingApi, opts: StreamOptions)
   }, opts.pingMs);
   try {
     let last = opts.after ?? (await currentSeq(opts.database, opts.owner));
-    await stream.write(": connected\n\n");
+    // The id-only frame moves the client's Last-Event-ID to where this stream starts, so a
+    // client that disconnects before its first event resumes from here, not from "now".
+    await stream.write(`: connected\nid: ${last}\n\n`);
     while (!stream.aborted && !stream.closed) {
       if (!pending) {
         await new Promise<void>((resolve) => {
