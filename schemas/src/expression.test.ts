@@ -65,8 +65,31 @@ describe("expressions", () => {
     "process.exit()",
     "'unterminated",
     "a + 1",
+    "@.a",
+    "$.a",
+    "a = 1",
+    "a; b",
+    "`x`",
+    "(a) => a",
+    "context.title()",
   ])("rejects %j", (src) => {
     expect(() => parseExpression(src)).toThrow(HintCompileError);
+  });
+  it("quoted names in brackets", () => {
+    expect(evaluateExpression(parseExpression("context['title']"), data)).toBe("Docs");
+    expect(() => parseExpression("context['__proto__']")).toThrow('"__proto__" is not allowed');
+  });
+  it("filter mode: paths start at @ (the item) or $ (the root), nothing else", () => {
+    const scope = { "@": { price: 3, tags: [] }, $: { limit: 5 } };
+    const f = (src: string) => evaluateExpression(parseExpression(src, { filter: true }), scope);
+    expect(f("@.price < $.limit")).toBe(true);
+    expect(f("@.tags")).toEqual([]);
+    expect(f("!@.tags")).toBe(true);
+    expect(f("@.missing == null")).toBe(true);
+    expect(() => parseExpression("context.title", { filter: true })).toThrow('not "context"');
+    expect(() => parseExpression("@.a(1)", { filter: true })).toThrow("function calls are not allowed");
+    expect(() => parseExpression("@.a = 1", { filter: true })).toThrow("assignment is not allowed");
+    expect(() => parseExpression("@.constructor", { filter: true })).toThrow('"constructor" is not allowed');
   });
   it("deep nesting is a typed error, not a stack overflow", () => {
     expect(() => parseExpression("(".repeat(5000) + "1" + ")".repeat(5000))).toThrow(HintCompileError);

@@ -13,8 +13,11 @@ import { LruCache } from "./lru.ts";
 //   cmp     := unary ( ("=="|"!="|">="|"<="|">"|"<") unary )?
 //   unary   := "!" unary | primary
 //   primary := number | 'string' | "string" | true | false | null | path | "(" expr ")"
-//   path    := name ( "." name | "[" integer "]" )*      e.g. context.content.forms.length
+//   path    := root ( "." name | "[" integer "]" | "[" 'string' "]" )*   e.g. context.content.forms.length
+//   root    := name; in a JSONPath filter (`{ filter: true }`) only @ (the current item) or $ (the root)
 //
+// Anything else is refused with a message saying why: calls, assignment, `;`, template strings,
+// arrow functions, arithmetic, and path segments naming prototype machinery (`constructor`...).
 // `.length` follows the contract: arrays and strings their length, plain objects their key count.
 // `==`/`!=` compare deeply; ordering compares two numbers or two strings, anything else is false.
 // `&&`/`||` return an operand like JavaScript; falsy are undefined, null, false, 0, NaN, "" and [].
@@ -27,12 +30,23 @@ export type Expr =
   | { k: "and" | "or"; l: Expr; r: Expr }
   | { k: "cmp"; op: string; l: Expr; r: Expr };
 
+export interface ParseOptions {
+  /** A JSONPath filter body: paths start with @ or $, bare names are refused. */
+  filter?: boolean;
+}
+
 export const MAX_EXPRESSION_LENGTH = 1000;
 const MAX_DEPTH = 32;
 
 type Tok = { t: "num"; v: number } | { t: "str"; v: string } | { t: "name"; v: string } | { t: "op"; v: string };
 
-function tokenize(src: string): Tok[] {
+const REFUSED: Record<string, string> = {
+  ";": "`;` is not allowed: one expression only",
+  "`": "template strings are not allowed",
+  "=": "assignment is not allowed (use == to compare)",
+};
+
+function tokenize(src: string, filter: boolean): Tok[] {
   const toks: Tok[] = [];
   let i = 0;
   while (i < src.length) {
@@ -48,6 +62,13 @@ function tokenize(src: string): Tok[] {
       i += 2;
       continue;
     }
+    if (two === "=>") throw new HintCompileError("functions are not allowed");
+    if (filter && (c === "@" || c === "$")) {
+      toks.push({ t: "name", v: c });
+      i++;
+      continue;
+    }
+    if (REFUSED[c]) throw new HintCompileError(REFUSED[c]);
     if ("!<>().[]".includes(c)) {
       toks.push({ t: "op", v: c });
       i++;
@@ -83,9 +104,10 @@ function tokenize(src: string): Tok[] {
   return toks;
 }
 
-export function parseExpression(src: string): Expr {
+export function parseExpression(src: string, options: ParseOptions = {}): Expr {
+  const filter = options.filter === true;
   if (src.length > MAX_EXPRESSION_LENGTH) throw new HintCompileError(`expression longer than ${MAX_EXPRESSION_LENGTH} characters`);
-  const toks = tokenize(src);
+  const toks = tokenize(src, filter);
   if (toks.length === 0) throw new HintCompileError("empty expression");
   let pos = 0;
   const peek = () => toks[pos];
@@ -143,6 +165,11 @@ export function parseExpression(src: string): Expr {
     if (t.t === "name") {
       if (t.v === "true" || t.v === "false") return { k: "lit", v: t.v === "true" };
       if (t.v === "null") return { k: "lit", v: null };
+      if (filter !== (t.v === "@" || t.v === "$")) {
+        throw new HintCompileError(
+          filter ? `a filter path starts with @ (the current item) or $ (the root), not "${t.v}"` : `unexpected ${t.v}`,
+        );
+      }
       const segs: (string | number)[] = [t.v];
       for (;;) {
         if (isOp(".")) {
@@ -154,15 +181,17 @@ export function parseExpression(src: string): Expr {
         } else if (isOp("[")) {
           pos++;
           const n = peek();
-          if (n?.t !== "num" || !Number.isInteger(n.v)) throw new HintCompileError("expected an integer index");
+          if (n?.t === "str") segs.push(n.v);
+          else if (n?.t === "num" && Number.isInteger(n.v)) segs.push(n.v);
+          else throw new HintCompileError("expected an integer index or a quoted name");
           pos++;
           expectOp("]");
-          segs.push(n.v);
         } else break;
       }
       for (const s of segs) {
         if (typeof s === "string" && FORBIDDEN_SEGMENTS.has(s)) throw new HintCompileError(`path segment "${s}" is not allowed`);
       }
+      if (isOp("(")) throw new HintCompileError("function calls are not allowed");
       return { k: "path", segs };
     }
     throw new HintCompileError(`unexpected ${t.v}`);

@@ -1,13 +1,21 @@
-// A strict JSONPath subset with its own evaluator. Why not evaluate with jsonpath-plus directly:
-// its parser accepts almost any string (a typo is silently a different path) and it has script
-// filters; the contract needs bad paths rejected when written and no script evaluation ever.
-// jsonpath-plus (eval: false) stays as the reference implementation the tests compare against.
+// JSONPath: a strict parser of our own validates every path when it is written, and jsonpath-plus
+// evaluates it (json-path-plus.ts). Why our own parser: jsonpath-plus accepts almost any string
+// (a typo is silently a different path) and runs script filters; the contract needs bad paths
+// rejected when written and no script evaluation ever.
 //
 // Grammar:  $ ( .name | .* | [selectors] | ..name | ..* | ..[selectors] )*
 //   selectors: 'quoted' | "quoted" | integer (negative counts from the end) | * | start:end[:step]
-//              separated by commas (a union). Filters `?()` and script `()` are rejected.
+//              separated by commas (a union), or one filter ?(expression).
+// Filter bodies use the expression language of expression.ts with @ the current item and $ the
+// root: `$.links[?(@.href == '/docs' && !@.hidden)]`. Script expressions `[(...)]` are refused.
 // Names after a dot: letters, digits, `_` and `-`; anything else goes in quotes: $['og:title'].
 // Only own properties are read, so prototypes are unreachable.
+
+import type { Expr } from "./expression.ts";
+import { HintCompileError } from "./hint-compile-error.ts";
+import { parseFilter } from "./json-path-filter.ts";
+import { evaluateOwn } from "./json-path-own.ts";
+import { evaluatePlus, toPlusPath } from "./json-path-plus.ts";
 
 export class JsonPathSyntaxError extends Error {
   constructor(
@@ -18,15 +26,18 @@ export class JsonPathSyntaxError extends Error {
   }
 }
 
-type Key = { t: "name"; name: string } | { t: "index"; index: number };
-type Slice = { t: "slice"; start: number | undefined; end: number | undefined; step: number };
-type Step = Key | Slice | { t: "wild" } | { t: "union"; items: Key[] } | { t: "desc"; inner: Step };
+export type Key = { t: "name"; name: string } | { t: "index"; index: number };
+export type Slice = { t: "slice"; start: number | undefined; end: number | undefined; step: number };
+export type Filter = { t: "filter"; body: string; expr: Expr };
+export type Step = Key | Slice | Filter | { t: "wild" } | { t: "union"; items: Key[] } | { t: "desc"; inner: Step };
 
 export interface CompiledPath {
   readonly source: string;
   readonly steps: readonly Step[];
   /** Only names and indexes: the path names at most one value. */
   readonly definite: boolean;
+  /** The same path for jsonpath-plus; undefined when a name cannot pass its tokenizer intact. */
+  readonly plus: string | undefined;
 }
 
 export const MAX_PATH_LENGTH = 512;
@@ -84,10 +95,42 @@ export function parseJsonPath(source: string): CompiledPath {
     return out;
   };
 
+  const readFilter = (): Filter => {
+    const open = i;
+    i++; // ?
+    skipSpaces();
+    if (source[i] !== "(") fail("expected ( after ? (a filter is [?(expression)])", i);
+    i++;
+    const start = i;
+    let depth = 1;
+    let quote: string | undefined;
+    for (; i < source.length && depth > 0; i++) {
+      const c = source[i];
+      if (quote) {
+        if (c === "\\") i++;
+        else if (c === quote) quote = undefined;
+      } else if (c === "'" || c === '"') quote = c;
+      else if (c === "(") depth++;
+      else if (c === ")") depth--;
+    }
+    if (depth > 0) fail("unterminated filter", open);
+    const body = source.slice(start, i - 1);
+    skipSpaces();
+    if (source[i] !== "]") fail("expected ] after a filter", i);
+    i++;
+    try {
+      return { t: "filter", body, expr: parseFilter(body) };
+    } catch (e) {
+      if (e instanceof HintCompileError) return fail(`filter ${JSON.stringify(body)}: ${e.message}`, open);
+      throw e;
+    }
+  };
+
   const readBracket = (): Step => {
     i++; // [
     skipSpaces();
-    if (source[i] === "?" || source[i] === "(") fail("filter and script expressions are not allowed", i);
+    if (source[i] === "?") return readFilter();
+    if (source[i] === "(") fail("script expressions [(...)] are not allowed", i);
     if (source[i] === "*") {
       i++;
       skipSpaces();
@@ -122,7 +165,7 @@ export function parseJsonPath(source: string): CompiledPath {
         } else if (start !== undefined) {
           items.push({ t: "index", index: start });
         } else if (c === "?" || c === "(" || c === "@") {
-          fail("filter and script expressions are not allowed", i);
+          fail("a filter is [?(expression)] on its own, not part of a union", i);
         } else {
           fail("expected a quoted name, an index, * or a slice", i);
         }
@@ -171,81 +214,15 @@ export function parseJsonPath(source: string): CompiledPath {
     }
   }
   const definite = steps.every((s) => s.t === "name" || s.t === "index");
-  return { source, steps, definite };
-}
-
-function pushKey(node: unknown, key: Key, out: unknown[]): void {
-  if (node === null || typeof node !== "object") return;
-  if (key.t === "name") {
-    if (Object.hasOwn(node, key.name)) out.push((node as Record<string, unknown>)[key.name]);
-    return;
-  }
-  if (!Array.isArray(node)) return;
-  const idx = key.index < 0 ? node.length + key.index : key.index;
-  if (idx >= 0 && idx < node.length) out.push(node[idx]);
-}
-
-function pushChildren(node: unknown, out: unknown[]): void {
-  if (node === null || typeof node !== "object") return;
-  if (Array.isArray(node)) {
-    for (const v of node) out.push(v);
-  } else {
-    for (const k of Object.keys(node)) out.push((node as Record<string, unknown>)[k]);
-  }
-}
-
-function pushSlice(node: unknown, s: Slice, out: unknown[]): void {
-  if (!Array.isArray(node)) return;
-  const len = node.length;
-  const norm = (n: number | undefined, dflt: number) =>
-    n === undefined ? dflt : n < 0 ? Math.max(0, len + n) : Math.min(len, n);
-  const start = norm(s.start, 0);
-  const end = norm(s.end, len);
-  for (let j = start; j < end; j += s.step) out.push(node[j]);
-}
-
-function applyStep(step: Step, node: unknown, out: unknown[]): void {
-  switch (step.t) {
-    case "name":
-    case "index":
-      pushKey(node, step, out);
-      return;
-    case "wild":
-      pushChildren(node, out);
-      return;
-    case "slice":
-      pushSlice(node, step, out);
-      return;
-    case "union":
-      for (const k of step.items) pushKey(node, k, out);
-      return;
-    case "desc": {
-      // Pre-order walk with an explicit stack: a deeply nested context cannot overflow the call stack.
-      const stack: unknown[] = [node];
-      while (stack.length > 0) {
-        const cur = stack.pop();
-        applyStep(step.inner, cur, out);
-        if (cur !== null && typeof cur === "object") {
-          const kids: unknown[] = [];
-          pushChildren(cur, kids);
-          for (let j = kids.length - 1; j >= 0; j--) stack.push(kids[j]);
-        }
-      }
-      return;
-    }
-  }
+  return { source, steps, definite, plus: toPlusPath(steps) };
 }
 
 /** Every value the path selects, in document order. */
 export function evaluateJsonPath(path: CompiledPath, root: unknown): unknown[] {
-  let current: unknown[] = [root];
-  for (const step of path.steps) {
-    const next: unknown[] = [];
-    for (const node of current) applyStep(step, node, next);
-    current = next;
-    if (current.length === 0) break;
-  }
-  return current;
+  // A definite path (names and indexes) is a few property reads: the own walker does those
+  // 4-15x faster than jsonpath-plus (README, scripts/bench-json-path.ts), and both agree.
+  if (path.definite) return evaluateOwn(path.steps, root);
+  return evaluatePlus(path, root);
 }
 
 /** The contract's `extract`: a definite path gives its value or null, any other path an array. */

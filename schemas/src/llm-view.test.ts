@@ -122,6 +122,18 @@ describe("modes, include and exclude", () => {
     );
     expect(v).toEqual({ v: 2, none: null, many: [1, 3], empty: [] });
   });
+  it("extract with a filter gives an array of the matching items", () => {
+    const page = { content: { links: [{ href: "/docs", text: "Docs" }, { href: "/blog", text: "Blog" }, { href: "/docs", text: "More" }] } };
+    const v = renderLlmView(
+      crumb(page, {
+        transform: {
+          docs: { type: "extract", value: "$.content.links[?(@.href == '/docs')].text" },
+          none: { type: "extract", value: "$.content.links[?(@.href == '/x')].text" },
+        },
+      }),
+    );
+    expect(v).toEqual({ docs: ["Docs", "More"], none: [] });
+  });
   it("literal: deep copy, typed expressions, other strings with {{ rendered", () => {
     const v = renderLlmView(
       crumb(ctx, {
@@ -235,7 +247,7 @@ describe("validateLlmHints", () => {
   };
   it("names the transform key", () => {
     try {
-      validateLlmHints({ transform: { ok: { type: "literal", literal: 1 }, broken: { type: "extract", value: "$[?(@.x)]" } } });
+      validateLlmHints({ transform: { ok: { type: "literal", literal: 1 }, broken: { type: "extract", value: "$[?(this.x)]" } } });
       expect.unreachable();
     } catch (e) {
       expect((e as InvalidLlmHintsError).details).toMatchObject({ transform: "broken", type: "extract" });
@@ -247,6 +259,9 @@ describe("validateLlmHints", () => {
     [{ transform: { t: { type: "template" } } }, "template"],
     [{ transform: { t: { type: "template", template: "{{#each}}" } } }, "transform.t"],
     [{ transform: { t: { type: "extract", value: "content.mainText" } } }, "must start with $"],
+    [{ transform: { t: { type: "extract", value: "$..[?(@.constructor.constructor('return process')())]" } } }, '"constructor" is not allowed'],
+    [{ transform: { t: { type: "extract", value: "$[?(@.a = 1)]" } } }, "assignment is not allowed"],
+    [{ transform: { t: { type: "extract", value: "$[?(process.exit())]" } } }, 'not "process"'],
     [{ transform: { t: { type: "literal", literal: { x: "{{ a == }}" } } } }, "transform.t"],
     [{ transform: { t: { type: "literal", literal: "{{constructor}}" } } }, "constructor"],
     [JSON.parse('{"transform": {"__proto__": {"type": "literal", "literal": 1}}}'), "__proto__"],

@@ -114,6 +114,15 @@ describe("ops", () => {
     expect(cm("$.content.links[*].nope", "exists")).toBe(false);
     expect(cm("$.content.links[*].href", "exists")).toBe(true);
   });
+  it("filters narrow a path to the items whose expression holds", () => {
+    expect(cm("$.content.links[?(@.href == '/b')].href", "eq", "/b")).toBe(true);
+    expect(cm("$.content.links[?(@.href == '/b')].href", "eq", "/a")).toBe(false);
+    expect(cm("$.content.links[?(@.href == '/z')]", "exists")).toBe(false);
+    expect(cm("$.content.links[?(@.href != '/a')]", "exists")).toBe(true);
+    expect(cm("$[?(@ == 9.5)]", "exists")).toBe(true);
+    expect(cm("$.labels[?(@ == 'beta' && $.count > 3)]", "eq", "beta")).toBe(true);
+    expect(cm("$.labels[?(@ == 'beta' && $.count > 30)]", "exists")).toBe(false);
+  });
 });
 
 describe("invalid selectors are rejected, never silently true", () => {
@@ -124,7 +133,11 @@ describe("invalid selectors are rejected, never silently true", () => {
   it.each([
     [{ context_match: [{ path: "$.a", op: "like", value: 1 }] }, /op/],
     [{ context_match: [{ path: "url", op: "eq", value: 1 }] }, "must start with $"],
-    [{ context_match: [{ path: "$.a[?(@.x)]", op: "exists" }] }, "filter and script"],
+    [{ context_match: [{ path: "$.a[(@.length-1)]", op: "exists" }] }, "script expressions"],
+    [{ context_match: [{ path: "$..[?(@.constructor.constructor('return process')())]", op: "exists" }] }, '"constructor" is not allowed'],
+    [{ context_match: [{ path: "$[?(this.x)]", op: "exists" }] }, 'not "this"'],
+    [{ context_match: [{ path: "$[?(@.a = 1)]", op: "exists" }] }, "assignment is not allowed"],
+    [{ context_match: [{ path: "$[?(process.exit())]", op: "exists" }] }, 'not "process"'],
     [{ context_match: [{ path: "$.a", op: "eq" }] }, "needs a value"],
     [{ context_match: [{ path: "$.a", op: "in", value: 3 }] }, "needs an array"],
     [{ context_match: [{ path: "$.a", op: "contains_any", value: [] }] }, "at least one"],
