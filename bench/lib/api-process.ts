@@ -1,0 +1,49 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+export interface ApiProcess {
+  url: string;
+  pid: number;
+  close(): Promise<void>;
+}
+
+const entry = fileURLToPath(new URL("./api-main.ts", import.meta.url));
+
+/**
+ * Starts `@crumbs/api` in a child node process. Extra node flags (e.g. `--cpu-prof`) come from
+ * BENCH_API_NODE_ARGS, which is how the profiles in BENCHMARKS.md were taken.
+ */
+export async function startApiProcess(env: Record<string, string>): Promise<ApiProcess> {
+  const extra = (process.env.BENCH_API_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const child = spawn(process.execPath, [...extra, "--import", "tsx", entry], {
+    env: { ...process.env, ...env, PORT: "0", HOST: "127.0.0.1" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    const onExit = (code: number | null) => reject(new Error(`api child exited with ${code} before listening`));
+    child.once("exit", onExit);
+    lines.once("line", (line) => {
+      child.off("exit", onExit);
+      try {
+        resolve((JSON.parse(line) as { url: string }).url);
+      } catch (err) {
+        reject(err as Error);
+      }
+    });
+  });
+  return { url, pid: child.pid!, close: () => stopChild(child) };
+}
+
+export function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}

@@ -1,0 +1,166 @@
+import { connect, type NatsConnection } from "nats";
+import type { Suite } from "../types.ts";
+import { percentile, round } from "../stats.ts";
+import { lowerIsBetter } from "../lib/figures.ts";
+import { openLoop } from "../lib/load.ts";
+import { pageContext } from "../lib/page-context.ts";
+import { createPageContexts } from "../lib/seed-rows.ts";
+import { startStack } from "../lib/stack.ts";
+
+const RATE = 1_000;
+const ROWS = 200;
+
+/** Receipt times of events on CRUMBS by `<id>:<version>`, through an ordered (ephemeral) JetStream consumer. */
+async function streamListener(nc: NatsConnection, filter: string) {
+  const seen = new Map<string, number>();
+  const consumer = await nc.jetstream().consumers.get("CRUMBS", { filterSubjects: filter });
+  const messages = await consumer.consume({ max_messages: 1_000 });
+  void (async () => {
+    for await (const m of messages) {
+      const at = performance.now();
+      const e = m.json<{ id: string; version: number }>();
+      seen.set(`${e.id}:${e.version}`, at);
+    }
+  })();
+  return { seen, stop: () => messages.close() };
+}
+
+function latencies(sent: Map<string, number>, seen: Map<string, number>) {
+  const out: number[] = [];
+  let early = 0;
+  let missing = 0;
+  for (const [k, t] of sent) {
+    const r = seen.get(k);
+    if (r === undefined) missing++;
+    else {
+      // The relay may publish before the HTTP response reaches the client: that event waited 0 ms.
+      if (r < t) early++;
+      out.push(Math.max(0, r - t));
+    }
+  }
+  return { out, early, missing };
+}
+
+async function waitUntil(cond: () => boolean, ms: number) {
+  const deadline = Date.now() + ms;
+  while (!cond() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+}
+
+export const eventLatency: Suite = {
+  name: "event-latency",
+  description: "HTTP response of a PATCH -> JetStream subscriber receives its event, at 1,000 writes/s",
+  async run({ quick, log }) {
+    const count = quick ? 2_000 : 10_000;
+    const stack = await startStack({ relayPollMs: 1_000 });
+    const nc = await connect({ servers: stack.nats.url });
+    try {
+      const rows = await createPageContexts(stack.http, ROWS);
+      const free = [...rows];
+      const listener = await streamListener(nc, "crumbs.default.updated.>");
+      const sent = new Map<string, number>();
+      let failed = 0;
+      const write = async () => {
+        const row = free.pop();
+        if (!row) {
+          failed++;
+          return;
+        }
+        const res = await stack.http.request("PATCH", `/v1/breadcrumbs/${row.id}`, {
+          body: { context: pageContext(row.n, row.version + 1) },
+          headers: { "if-match": `"${row.version}"` },
+        });
+        const at = performance.now();
+        if (res.status === 200) {
+          row.version++;
+          sent.set(`${row.id}:${row.version}`, at);
+        } else failed++;
+        free.push(row);
+      };
+      const measure = async (rate: number, n: number) => {
+        sent.clear();
+        const r = await openLoop({ ratePerSecond: rate, count: n, maxInFlight: ROWS, op: write });
+        await waitUntil(() => [...sent.keys()].every((k) => listener.seen.has(k)), 30_000);
+        return { ...latencies(sent, listener.seen), achieved: sent.size / r.seconds, written: sent.size, skipped: r.skipped };
+      };
+      await measure(RATE, 500); // warm-up
+      log(`API: ${count} PATCHes offered at ${RATE}/s`);
+      const a = await measure(RATE, count);
+      const achieved = a.achieved;
+      const slowRate = 50;
+      log(`API: ${quick ? 300 : 1_000} PATCHes at ${slowRate}/s, below the write path's capacity`);
+      const slow = await measure(slowRate, quick ? 300 : 1_000);
+      listener.stop();
+
+      // Baseline: the same payloads published straight to JetStream (as the relay does, awaiting each
+      // ack), measured from the publish call to the same kind of subscriber.
+      const sample = await stack.http.json<Record<string, unknown>>("GET", `/v1/breadcrumbs/${rows[0]!.id}`, 200);
+      const payload = JSON.stringify({ seq: 1, type: "breadcrumb.updated", id: sample.id, version: 1, breadcrumb: sample });
+      const jsm = await nc.jetstreamManager();
+      await jsm.streams.add({ name: "BENCH", subjects: ["bench.>"] });
+      const js = nc.jetstream();
+      const pubAt = new Map<string, number>();
+      const enc = new TextEncoder();
+      const seenRaw = new Map<string, number>();
+      const rawConsumer = await js.consumers.get("BENCH", { filterSubjects: "bench.>" });
+      const rawMsgs = await rawConsumer.consume({ max_messages: 1_000 });
+      void (async () => {
+        for await (const m of rawMsgs) seenRaw.set(m.headers?.get("k") ?? "", performance.now());
+      })();
+      const { headers } = await import("nats");
+      log(`baseline: ${count} direct JetStream publishes at ${RATE}/s`);
+      await openLoop({
+        ratePerSecond: RATE,
+        count,
+        maxInFlight: ROWS,
+        op: async (i) => {
+          const h = headers();
+          h.set("k", String(i));
+          pubAt.set(String(i), performance.now());
+          await js.publish(`bench.default.updated.x`, enc.encode(payload.replace('"seq":1', `"seq":${i}`)), { headers: h, msgID: `m${i}` });
+        },
+      });
+      await waitUntil(() => seenRaw.size >= count, 30_000);
+      rawMsgs.close();
+      const b = latencies(pubAt, seenRaw);
+
+      return {
+        suite: "event-latency",
+        figures: [
+          lowerIsBetter({
+            metric: "write->event p50 at 1,000/s offered",
+            value: round(percentile(a.out, 50)),
+            unit: "ms",
+            baseline: { name: "JetStream publish->receive", value: round(percentile(b.out, 50), 3), unit: "ms" },
+          }),
+          {
+            ...lowerIsBetter({
+              metric: "write->event p99 at 1,000/s offered",
+              value: round(percentile(a.out, 99)),
+              unit: "ms",
+              baseline: { name: "JetStream publish->receive", value: round(percentile(b.out, 99), 3), unit: "ms" },
+            }),
+            goal: "< 10 ms",
+            met: percentile(a.out, 99) < 10,
+          },
+          lowerIsBetter({ metric: `write->event p50 at ${slowRate}/s`, value: round(percentile(slow.out, 50)), unit: "ms" }),
+          {
+            ...lowerIsBetter({ metric: `write->event p99 at ${slowRate}/s`, value: round(percentile(slow.out, 99)), unit: "ms" }),
+            goal: "< 10 ms",
+            met: percentile(slow.out, 99) < 10,
+          },
+          {
+            metric: "writes/s achieved (offered 1,000)",
+            value: round(achieved, 0),
+            unit: "/s",
+            goal: "1,000",
+            met: achieved >= 0.95 * RATE,
+          },
+        ],
+        params: { offered_per_s: RATE, count, rows: ROWS, written: a.written, failed, skipped: a.skipped, early: a.early, missing: a.missing, slow: { rate: slowRate, achieved: slow.achieved, early: slow.early, missing: slow.missing }, baseline_missing: b.missing },
+      };
+    } finally {
+      await nc.close();
+      await stack.close();
+    }
+  },
+};

@@ -1,0 +1,11 @@
+import type { Suite } from "../types.ts";
+import { eventLatency } from "./event-latency.ts";
+import { llmView } from "./llm-view.ts";
+import { replay } from "./replay.ts";
+import { runner } from "./runner.ts";
+import { selectorRouting } from "./selector-routing.ts";
+import { snapshot } from "./snapshot.ts";
+import { writePath } from "./write-path.ts";
+
+/** Every benchmark suite, in the order `npm run bench` runs them. */
+export const suites: Suite[] = [writePath, eventLatency, llmView, selectorRouting, replay, snapshot, runner];

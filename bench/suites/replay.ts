@@ -1,0 +1,122 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { connect, headers as natsHeaders } from "nats";
+import postgres from "postgres";
+import type { Suite } from "../types.ts";
+import { round } from "../stats.ts";
+import { higherIsBetter } from "../lib/figures.ts";
+import { startStack, TOKEN } from "../lib/stack.ts";
+
+const ROWS = 100_000;
+const cli = fileURLToPath(new URL("../../services/cli/bin/crumbs.js", import.meta.url));
+
+/** 100,000 created events of chat messages (~1 KB each), written straight into history: the API would take minutes. */
+async function fillHistory(sql: postgres.Sql, rows: number) {
+  await sql`
+    INSERT INTO breadcrumb_history (seq, breadcrumb_id, owner, version, event, schema_name, tags, breadcrumb, at)
+    SELECT g, md5(g::text)::uuid, 'default', 1, 'created', 'chat.message.v1',
+           ARRAY['user:message', 'session:s' || (g % 100)],
+           jsonb_build_object(
+             'id', md5(g::text)::uuid, 'owner', 'default', 'schema_name', 'chat.message.v1', 'title', 'message ' || g,
+             'tags', jsonb_build_array('user:message', 'session:s' || (g % 100)),
+             'context', jsonb_build_object('role', 'user', 'session_id', 's' || (g % 100),
+                                           'content', repeat('lorem ipsum dolor sit amet ', 28) || g),
+             'version', 1, 'created_at', t, 'updated_at', t, 'created_by', 'admin', 'updated_by', 'admin'),
+           t::timestamptz
+    FROM generate_series(1, ${rows}::int) g,
+         LATERAL (SELECT to_char(timestamp '2026-01-01' + g * interval '1 ms', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS t) ts`;
+  await sql`UPDATE seq_counter SET value = ${rows} WHERE id = 1`;
+  await sql`VACUUM ANALYZE breadcrumb_history`;
+}
+
+function runCli(args: string[], env: Record<string, string>): Promise<{ seconds: number; stderr: string }> {
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.once("error", reject);
+    child.once("exit", (code) => {
+      if (code === 0) resolve({ seconds: (performance.now() - t0) / 1000, stderr });
+      else reject(new Error(`crumbs ${args.join(" ")} exited ${code}: ${stderr}`));
+    });
+  });
+}
+
+export const replay: Suite = {
+  name: "replay",
+  description: "events/s from /v1/events and from `crumbs replay --publish` over 100,000 history rows",
+  async run({ log }) {
+    const stack = await startStack();
+    const sql = postgres(stack.db.url, { max: 1, onnotice: () => {} });
+    const nc = await connect({ servers: stack.nats.url });
+    try {
+      log(`writing ${ROWS} history rows`);
+      await fillHistory(sql, ROWS);
+
+      // Baseline 1: the same rows, in the same order, straight from Postgres through the same driver.
+      let t0 = performance.now();
+      let direct = 0;
+      for await (const batch of sql`select seq, event, breadcrumb, at from breadcrumb_history where owner = 'default' order by seq`.cursor(1_000)) {
+        direct += batch.length;
+      }
+      const directRate = direct / ((performance.now() - t0) / 1000);
+
+      // /v1/events paged with the largest page the API allows.
+      t0 = performance.now();
+      let viaApi = 0;
+      let after = 0;
+      let sample = "";
+      for (;;) {
+        const page = await stack.http.json<{ items: unknown[]; next_after: number | null; has_more: boolean }>("GET", `/v1/events?after=${after}&limit=1000`, 200);
+        viaApi += page.items.length;
+        sample ||= JSON.stringify(page.items[0]);
+        if (!page.has_more || page.next_after === null) break;
+        after = page.next_after;
+      }
+      const apiRate = viaApi / ((performance.now() - t0) / 1000);
+      if (viaApi !== ROWS) throw new Error(`/v1/events gave ${viaApi} events, expected ${ROWS}`);
+      log(`direct SQL ${Math.round(directRate)}/s, /v1/events ${Math.round(apiRate)}/s`);
+
+      // crumbs replay --publish: a live subscriber counts what arrives.
+      let received = 0;
+      const sub = nc.subscribe("replay.>", { callback: () => received++ });
+      await nc.flush();
+      const env = { CRUMBS_URL: stack.api.url, CRUMBS_TOKEN: TOKEN, NATS_URL: stack.nats.url };
+      const run = await runCli(["replay", "--publish", "replay"], env);
+      const deadline = Date.now() + 10_000;
+      while (received < ROWS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      if (received !== ROWS) throw new Error(`subscriber received ${received} of ${ROWS} replayed events`);
+      const cliRate = ROWS / run.seconds;
+      const reported = Number(/\((\d+) events\/s\)/.exec(run.stderr)?.[1] ?? NaN);
+      log(`crumbs replay --publish: ${Math.round(cliRate)}/s wall clock incl. start-up (${reported}/s as it reports)`);
+
+      // Baseline 2: the same number of same-size messages published by one nats.js connection.
+      received = 0;
+      const enc = new TextEncoder();
+      t0 = performance.now();
+      for (let i = 0; i < ROWS; i++) {
+        const h = natsHeaders();
+        h.set("Nats-Msg-Id", `x:${i}:created`);
+        nc.publish("replay.default.created.chat.message.v1", enc.encode(sample), { headers: h });
+        if (i % 1_000 === 999) await nc.flush();
+      }
+      await nc.flush();
+      while (received < ROWS && Date.now() < deadline + 20_000) await new Promise((r) => setTimeout(r, 10));
+      const natsRate = ROWS / ((performance.now() - t0) / 1000);
+      sub.unsubscribe();
+      return {
+        suite: "replay",
+        figures: [
+          higherIsBetter({ metric: "/v1/events events/s", value: round(apiRate, 0), unit: "/s", baseline: { name: "same rows via SQL cursor", value: round(directRate, 0), unit: "/s" } }),
+          higherIsBetter({ metric: "crumbs replay --publish events/s", value: round(cliRate, 0), unit: "/s", baseline: { name: "nats.js publish, same msgs", value: round(natsRate, 0), unit: "/s" } }),
+        ],
+        params: { rows: ROWS, event_bytes: sample.length, cli_reported_per_s: reported, cli_seconds: run.seconds },
+      };
+    } finally {
+      await nc.close();
+      await sql.end();
+      await stack.close();
+    }
+  },
+};

@@ -1,0 +1,64 @@
+import { spawn } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import type { Figure, Suite } from "../types.ts";
+import { lowerIsBetter } from "../lib/figures.ts";
+
+const benchScript = fileURLToPath(new URL("../../extension/bench/snapshot-bench.ts", import.meta.url));
+const resultFile = fileURLToPath(new URL("../../extension/bench/results/snapshot.json", import.meta.url));
+const extensionDir = fileURLToPath(new URL("../../extension/", import.meta.url));
+const BUDGET_TOKENS = 4_000;
+
+interface Stat {
+  median: number;
+  p90: number;
+}
+interface Row {
+  page: string;
+  visible_nodes: number;
+  ours: { build_ms: Stat; execute_ms: Stat; tokens: number; truncated: boolean; refs: number };
+  playwright: { ms: Stat; tokens: number };
+}
+
+/** The extension's own bench (extension/bench/snapshot-bench.ts) does the measuring; this suite runs it and reads its JSON. */
+function runExtensionBench(runs: number, log: (m: string) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", benchScript], {
+      cwd: extensionDir,
+      env: { ...process.env, RUNS: String(runs) },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    child.stdout.on("data", (d: Buffer) => {
+      for (const line of d.toString().split("\n")) if (line.trim()) log(line);
+    });
+    child.once("error", reject);
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`snapshot bench exited ${code}`))));
+  });
+}
+
+export const snapshot: Suite = {
+  name: "snapshot",
+  description: "snapshot engine build time and tokens beside Playwright ariaSnapshot({mode: 'ai'}) on the same pages",
+  async run({ quick, log }) {
+    const started = Date.now();
+    await runExtensionBench(quick ? 5 : 15, log);
+    const report = JSON.parse(await readFile(resultFile, "utf8")) as { at: string; runs: number; rows: Row[] };
+    if (Date.parse(report.at) < started - 1_000) throw new Error("snapshot.json was not rewritten by this run");
+    const figures: Figure[] = [];
+    for (const r of report.rows) {
+      const page = r.page.replace(/\.html$/, "");
+      const faster = (f: Figure) => ({ ...f, goal: "faster than Playwright", met: (f.ratio ?? 0) > 1 });
+      figures.push(
+        faster(lowerIsBetter({ metric: `${page} build median`, value: r.ours.build_ms.median, unit: "ms", baseline: { name: "Playwright ai", value: r.playwright.ms.median, unit: "ms" } })),
+        faster(lowerIsBetter({ metric: `${page} build p90`, value: r.ours.build_ms.p90, unit: "ms", baseline: { name: "Playwright ai", value: r.playwright.ms.p90, unit: "ms" } })),
+        lowerIsBetter({ metric: `${page} execute round trip median`, value: r.ours.execute_ms.median, unit: "ms", baseline: { name: "Playwright ai", value: r.playwright.ms.median, unit: "ms" } }),
+        {
+          ...lowerIsBetter({ metric: `${page} tokens${r.ours.truncated ? " (cut)" : ""}`, value: r.ours.tokens, unit: "tok", baseline: { name: "Playwright ai", value: r.playwright.tokens, unit: "tok" } }),
+          goal: `<= ${BUDGET_TOKENS}`,
+          met: r.ours.tokens <= BUDGET_TOKENS,
+        },
+      );
+    }
+    return { suite: "snapshot", figures, params: { runs: report.runs, pages: report.rows.map((r) => ({ page: r.page, visible_nodes: r.visible_nodes, refs: r.ours.refs })) } };
+  },
+};

@@ -1,0 +1,131 @@
+import postgres from "postgres";
+import type { Suite } from "../types.ts";
+import { round } from "../stats.ts";
+import { higherIsBetter, lowerIsBetter } from "../lib/figures.ts";
+import { closedLoop } from "../lib/load.ts";
+import { pageContext } from "../lib/page-context.ts";
+import { pgbench } from "../lib/pgbench.ts";
+import { createPageContexts, type Row } from "../lib/seed-rows.ts";
+import { startStack } from "../lib/stack.ts";
+import { waitForOutboxDrained } from "../lib/outbox.ts";
+import { samplePgActivity } from "../lib/pg-sampler.ts";
+
+const ROWS = 1_000;
+const CLIENTS = 16;
+
+/**
+ * The statements one PATCH runs (services/api/src/store/patch.ts + record-change.ts), as
+ * drizzle/postgres-js send them, with the same parameter sizes. Client c owns the rows
+ * n = c + 16k, like the API's clients, so neither side ever meets a version conflict. (pgbench reads
+ * `:word` even inside string literals, hence chr(58) for the colons of the msg id.)
+ */
+const SCRIPT = String.raw`
+\set n :client_id + 16 * random(0, 62)
+\if :n >= ${ROWS}
+\set n :n - 16
+\endif
+SELECT r.id AS bid, b.version AS bver FROM bench_rows r JOIN breadcrumbs b ON b.id = r.id WHERE r.n = :n \gset
+BEGIN;
+update "breadcrumbs" set "context" = :ctx, "version" = "breadcrumbs"."version" + 1, "updated_at" = now(), "updated_by" = 'admin' where ("breadcrumbs"."id" = :bid and "breadcrumbs"."owner" = 'default' and "breadcrumbs"."version" = :bver and ("breadcrumbs"."expires_at" is null or "breadcrumbs"."expires_at" > now())) returning "id", "owner", "schema_name", "title", "tags", "context", "llm_hints", "key", "version", "created_at", "updated_at", "created_by", "updated_by", "expires_at";
+WITH s AS (
+  UPDATE seq_counter SET value = value + 1 WHERE id = 1 RETURNING value
+), h AS (
+  INSERT INTO breadcrumb_history (seq, breadcrumb_id, owner, version, event, schema_name, tags, breadcrumb, at)
+  SELECT s.value, :bid::uuid, 'default', (:bver::int + 1), 'updated', 'browser.page.context.v1',
+         ARRAY(SELECT jsonb_array_elements_text(:tags::jsonb)),
+         :bc::jsonb, now()::timestamptz
+  FROM s RETURNING seq
+), n AS (
+  SELECT pg_notify('crumbs_outbox', '') AS sent
+)
+INSERT INTO outbox (seq, subject, msg_id, payload)
+SELECT h.seq, 'crumbs.default.updated.browser.page.context.v1', :bid::text || chr(58) || (:bver::int + 1)::text || chr(58) || 'updated', jsonb_set(:payload::jsonb, '{seq}', to_jsonb(h.seq))
+FROM h, n
+RETURNING seq::text AS seq;
+COMMIT;
+`;
+
+export const writePath: Suite = {
+  name: "write-path",
+  description: "PATCH with If-Match on 1,000 living breadcrumbs, 16 clients, beside pgbench running the same SQL",
+  async run({ quick, log }) {
+    const seconds = quick ? 5 : 20;
+    const stack = await startStack();
+    const sql = postgres(stack.db.url, { max: 1, onnotice: () => {} });
+    try {
+      log(`creating ${ROWS} page contexts`);
+      const rows = await createPageContexts(stack.http, ROWS);
+      const owned: Row[][] = Array.from({ length: CLIENTS }, () => []);
+      for (const r of rows) owned[r.n % CLIENTS]!.push(r);
+
+      let conflicts = 0;
+      let lastBody = "";
+      const patch = async (w: number) => {
+        const mine = owned[w]!;
+        const row = mine[Math.floor(Math.random() * mine.length)]!;
+        const res = await stack.http.request("PATCH", `/v1/breadcrumbs/${row.id}`, {
+          body: { context: pageContext(row.n, row.version + 1) },
+          headers: { "if-match": `"${row.version}"` },
+        });
+        if (res.status === 412) conflicts++;
+        if (res.status !== 200) return false;
+        row.version++;
+        lastBody = res.body;
+        return true;
+      };
+      await closedLoop({ workers: CLIENTS, durationMs: quick ? 1_000 : 3_000, op: patch }); // warm-up: JIT, pool, caches
+      log(`API: ${seconds} s of PATCH with ${CLIENTS} clients`);
+      const apiSampler = samplePgActivity(stack.db.url, stack.db.name);
+      const api = await closedLoop({ workers: CLIENTS, durationMs: seconds * 1000, op: patch });
+      const apiActivity = await apiSampler.stop();
+      if (api.firstError) log(`first error: ${api.firstError}`);
+      await waitForOutboxDrained(sql, 60_000);
+
+      // pgbench needs a way from its client's row number to the row; one indexed read outside the transaction.
+      await sql`CREATE TABLE bench_rows (n int PRIMARY KEY, id uuid NOT NULL)`;
+      await sql`INSERT INTO bench_rows ${sql(rows.map((r) => ({ n: r.n, id: r.id })))}`;
+      const sample = JSON.parse(lastBody) as Record<string, unknown>;
+      const event = { seq: 0, type: "breadcrumb.updated", id: sample.id, owner: "default", schema_name: sample.schema_name, title: sample.title, tags: sample.tags, version: sample.version, at: sample.updated_at, breadcrumb: sample };
+      await sql`VACUUM ANALYZE`;
+      log(`pgbench: ${seconds} s of the same transaction with ${CLIENTS} clients`);
+      const pgSampler = samplePgActivity(stack.db.url, stack.db.name);
+      const pg = await pgbench({
+        databaseUrl: stack.db.url,
+        script: SCRIPT,
+        clients: CLIENTS,
+        threads: 2,
+        seconds,
+        vars: {
+          ctx: JSON.stringify(pageContext(7, 2)),
+          tags: JSON.stringify(sample.tags),
+          bc: JSON.stringify(sample),
+          payload: JSON.stringify(event),
+        },
+      });
+      const pgActivity = await pgSampler.stop();
+      log(`backends per sample during the API run: ${JSON.stringify(apiActivity)}`);
+      log(`backends per sample during pgbench: ${JSON.stringify(pgActivity)}`);
+      if (pg.failed > 0 || !(pg.tps > 0)) throw new Error(`pgbench failed:\n${pg.raw}`);
+
+      return {
+        suite: "write-path",
+        figures: [
+          higherIsBetter({
+            metric: "PATCH updates/s",
+            value: round(api.perSecond, 0),
+            unit: "/s",
+            baseline: { name: "pgbench same SQL", value: round(pg.tps, 0), unit: "/s" },
+            goal: ">= 0.5x pgbench",
+            minRatio: 0.5,
+          }),
+          lowerIsBetter({ metric: "PATCH latency p50", value: round(api.p50), unit: "ms", baseline: { name: "pgbench", value: round(pg.p50), unit: "ms" } }),
+          lowerIsBetter({ metric: "PATCH latency p99", value: round(api.p99), unit: "ms", baseline: { name: "pgbench", value: round(pg.p99), unit: "ms" } }),
+        ],
+        params: { rows: ROWS, clients: CLIENTS, seconds, api: { ...api, conflicts, activity: apiActivity }, pgbench: { tps: pg.tps, transactions: pg.transactions, p50: pg.p50, p99: pg.p99, activity: pgActivity } },
+      };
+    } finally {
+      await sql.end();
+      await stack.close();
+    }
+  },
+};
