@@ -24,7 +24,8 @@ export async function buildExtension(): Promise<void> {
   const started = Date.now();
   await mkdir(dist, { recursive: true });
   await Promise.all([
-    build({ ...common, entryPoints: [join(here, "src/background/index.ts")], outfile: join(dist, "background.js"), format: "esm" }),
+    // nats.ws carries a Node fallback (`require("crypto")`) behind a typeof check that a worker never takes.
+    build({ ...common, entryPoints: [join(here, "src/background/index.ts")], outfile: join(dist, "background.js"), format: "esm", external: ["crypto"] }),
     build({ ...common, entryPoints: [join(here, "src/content/index.ts")], outfile: join(dist, "content.js"), format: "iife" }),
     cp(join(here, "static"), dist, { recursive: true }),
   ]);

@@ -108,14 +108,20 @@ export async function startE2E(): Promise<E2E> {
     context.on("serviceworker", (w) => {
       if (isOurs(w)) current = w;
     });
+    // Playwright keeps the same Worker object across a stop and restart of the service worker.
+    let stopped = false;
     const worker = async () => {
-      const live = context.serviceWorkers().find(isOurs);
-      if (live) return (current = live);
-      // A stopped worker starts again on its next event; an alarm or a tab event wakes it, and so does this.
-      const next = context.waitForEvent("serviceworker", { predicate: isOurs, timeout: 30_000 });
-      const p = context.pages()[0] ?? (await context.newPage());
-      await p.evaluate(() => 0).catch(() => {});
-      return (current = await next);
+      if (stopped) {
+        // A stopped worker starts again on its next event: the keepalive alarm within 30 s, or a tab
+        // activation, which a new tab gives at once.
+        stopped = false;
+        const front = context.pages().at(-1);
+        const p = await context.newPage();
+        await waitFor(() => current.evaluate(() => true).catch(() => false), { timeout: 10_000, message: "worker running again" });
+        await p.close();
+        await front?.bringToFront();
+      }
+      return context.serviceWorkers().find(isOurs) ?? current;
     };
     const url = (path: string, opts: { other?: boolean } = {}) => `${opts.other ? pages.otherOrigin : pages.origin}/${path}`;
 
@@ -132,12 +138,11 @@ export async function startE2E(): Promise<E2E> {
       worker,
       async stopWorker() {
         const page = context.pages()[0] ?? (await context.newPage());
-        const stopped = new Promise((r) => current.once("close", r));
         const cdp = await context.newCDPSession(page);
         await cdp.send("ServiceWorker.enable");
         await cdp.send("ServiceWorker.stopAllWorkers");
         await cdp.detach();
-        await Promise.race([stopped, new Promise((r) => setTimeout(r, 3_000))]);
+        stopped = true;
       },
       async configure(extra = {}) {
         const w = await worker();

@@ -7,7 +7,7 @@ export interface BackoffOptions {
   jitter: number;
 }
 
-export const RECONNECT_BACKOFF: BackoffOptions = { baseMs: 250, maxMs: 10_000, jitter: 0.5 };
+export const RECONNECT_BACKOFF: BackoffOptions = { baseMs: 250, maxMs: 5_000, jitter: 0.5 };
 
 /** Delay before attempt `attempt` (0 = first retry): exponential, capped, with jitter taken off the top. */
 export function backoffDelay(attempt: number, opts: BackoffOptions, random: () => number = Math.random): number {

@@ -1,14 +1,99 @@
+import { execute } from "../execute.ts";
 import { startTracker, type Tracker } from "../context/tracker.ts";
+import { ActionRunner } from "./action-runner.ts";
+import { startActionLoop } from "./action-loop.ts";
+import { sendChat } from "./chat.ts";
+import { currentConnection } from "./connection.ts";
+import { testConnection } from "./connection-test.ts";
+import { ensureAlarm, holdWorker, KEEPALIVE_ALARM, releaseWorker } from "./keepalive.ts";
+import { syncMask } from "./mask.ts";
+import { panelRequestSchema, type PanelRequest, type PanelResponse } from "./messages.ts";
+import { NatsLink } from "./nats-connection.ts";
+import { ownerOf } from "./owner.ts";
+import { setStatus } from "./status.ts";
 
 // The worker's bus features, started on every worker start (MV3 may stop the worker at any time;
-// a fresh one rebuilds everything from storage).
+// a fresh one rebuilds everything from storage). All listeners are registered synchronously here.
 
 export interface Bus {
   tracker: Tracker;
+  runner: ActionRunner;
+  link: NatsLink;
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 export function startBus(): Bus {
+  const extensionId = chrome.runtime.id;
   const tracker = startTracker();
+  const runner = new ActionRunner({ connection: currentConnection, execute, extensionId });
+  const kick = () => void runner.kick().catch(() => {});
+
+  const link = new NatsLink({
+    async session(nc, conn) {
+      // The owner comes from the API; retry while it is away, as long as NATS is up.
+      let owner: string | undefined;
+      for (let i = 0; !owner && !nc.isClosed(); i++) {
+        owner = await ownerOf(conn, extensionId).catch(async (e: unknown) => {
+          await setStatus("api", "error", e instanceof Error ? e.message : String(e));
+          await sleep(Math.min(10_000, 500 * 2 ** i));
+          return undefined;
+        });
+      }
+      if (!owner) return { stop: async () => {} };
+      await setStatus("api", "connected", conn.config.apiUrl);
+      kick();
+      return startActionLoop(nc, { owner, extensionId, onAccepted: kick });
+    },
+    onReconnect: kick,
+    onOpen: holdWorker,
+    onClose: releaseWorker,
+  });
+
+  chrome.alarms.onAlarm.addListener((alarm) => {
+    if (alarm.name !== KEEPALIVE_ALARM) return;
+    void link.ensure();
+    kick();
+  });
+  chrome.storage.onChanged.addListener((changes, area) => {
+    if (area === "local" && ["apiUrl", "token", "natsWsUrl"].some((k) => k in changes)) void link.ensure();
+  });
+  chrome.tabs.onActivated.addListener(() => void syncMask());
+  chrome.windows.onFocusChanged.addListener(() => void syncMask());
+  chrome.tabs.onUpdated.addListener((_id, change) => change.status === "complete" && void syncMask());
+  chrome.runtime.onMessage.addListener((raw: unknown, sender, sendResponse) => {
+    if (sender.id !== extensionId || sender.tab) return false; // only the extension's own pages
+    const parsed = panelRequestSchema.safeParse(raw);
+    if (!parsed.success) return false;
+    answer(parsed.data).then(sendResponse, (e: unknown) => sendResponse({ ok: false, error: e instanceof Error ? e.message : String(e) }));
+    return true;
+  });
+  // Opening the side panel from the toolbar button.
+  void chrome.sidePanel?.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => {});
+
+  async function answer(req: PanelRequest): Promise<PanelResponse> {
+    switch (req.kind) {
+      case "crumbs:chat": {
+        const conn = await currentConnection();
+        if (!conn) return { ok: false, error: "not configured: open the options page" };
+        return { ok: true, id: await sendChat(conn, extensionId, req.content, req.session_id) };
+      }
+      case "crumbs:decide": {
+        const found = await runner.decide(req.request_id, req.approve);
+        return found ? { ok: true } : { ok: false, error: "that action is no longer waiting" };
+      }
+      case "crumbs:test-connection":
+        return { ok: true, test: await testConnection(req.settings) };
+      case "crumbs:reconnect":
+        await link.close();
+        await link.ensure();
+        return { ok: true };
+    }
+  }
+
+  void ensureAlarm();
+  void link.ensure();
+  kick();
   tracker.trigger("start");
-  return { tracker };
+  return { tracker, runner, link };
 }

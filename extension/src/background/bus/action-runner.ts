@@ -1,0 +1,208 @@
+import { targetTab } from "../active-tab.ts";
+import type { ExecuteResult } from "../command.ts";
+import { logActivity } from "./activity.ts";
+import type { Connection } from "./connection.ts";
+import { inbox, patchEntry, removeEntry, type InboxEntry, type ResultContext } from "./inbox.ts";
+import { syncMask } from "./mask.ts";
+import { checkWrite } from "./policy.ts";
+import { postResult } from "./results.ts";
+import { allows, getScope, newScope, setScope, withClosed, withCurrent, withOpened, type TabScope } from "./tab-scope.ts";
+
+// Works through the stored inbox: one queue per agent session (actions run in the order the agent
+// wrote them), at most one action at a time per tab, the tab restriction, the write allowlist and
+// the user's confirmation for high-risk actions, then one browser.action.result.v1 per action.
+
+export interface RunnerDeps {
+  connection(): Promise<Connection | undefined>;
+  execute(command: unknown): Promise<ExecuteResult>;
+  extensionId: string;
+  now?: () => number;
+  confirmTimeoutMs?: number;
+  maxAgeMs?: number;
+}
+
+const CONFIRM_TIMEOUT_MS = 5 * 60_000;
+/** An action older than this when the browser gets it (browser closed, NATS down for long) is not run. */
+const MAX_AGE_MS = 10 * 60_000;
+const TAB_ACTIONS_WITH_PARAM_TAB = new Set(["open", "tab_switch", "tab_close"]);
+
+type Outcome = Omit<ResultContext, "request_id" | "action_id" | "observation">;
+const fail = (code: string, message: string): Outcome => ({ status: "error", code, message });
+
+async function tabInfo(tabId: number | undefined): Promise<{ url: string; title: string } | undefined> {
+  if (tabId === undefined) return undefined;
+  const t = await chrome.tabs.get(tabId).catch(() => undefined);
+  return t ? { url: t.url ?? t.pendingUrl ?? "", title: t.title ?? "" } : undefined;
+}
+
+export class ActionRunner {
+  private readonly sessions = new Set<string>();
+  private readonly tabLocks = new Map<number, Promise<unknown>>();
+  private readonly now: () => number;
+
+  constructor(private readonly deps: RunnerDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Starts a queue for every session with stored work that is not being worked on. */
+  async kick(): Promise<void> {
+    const entries = await inbox.get();
+    for (const session of new Set(entries.map((e) => e.session))) {
+      if (this.sessions.has(session)) continue;
+      this.sessions.add(session);
+      void this.runSession(session).finally(() => this.sessions.delete(session));
+    }
+    await updateBadge(entries);
+  }
+
+  /** The user's answer to a confirmation (from the side panel). */
+  async decide(requestId: string, approve: boolean): Promise<boolean> {
+    let found = false;
+    await inbox.update((list) =>
+      list.map((e) => {
+        if (e.request_id !== requestId || e.state !== "awaiting_confirmation") return e;
+        found = true;
+        return { ...e, decision: approve ? "approved" : "denied" };
+      }),
+    );
+    return found;
+  }
+
+  private async runSession(session: string): Promise<void> {
+    for (;;) {
+      const entry = (await inbox.get()).find((e) => e.session === session);
+      if (!entry) break;
+      const conn = await this.deps.connection();
+      if (!conn) break;
+      if (entry.state === "running") {
+        // This worker never started it: the previous one was stopped while it ran. Running it again
+        // could do it twice; report it instead.
+        await this.finish(entry, fail("timeout", "interrupted: the browser or its extension worker restarted while this action ran; take a snapshot to see the page's state"), undefined, undefined);
+      } else if (entry.state !== "done") {
+        await this.run(conn, entry);
+      }
+      const current = (await inbox.get()).find((e) => e.request_id === entry.request_id);
+      if (current?.result) {
+        const outcome = await postResult(conn, current, current.result, this.deps.extensionId);
+        if (outcome === "retry") break; // the API is away; the keepalive alarm tries again
+        await removeEntry(current.request_id);
+        if (outcome === "dropped") void logActivity("error", `result of ${current.title} could not be written`, false);
+        void syncMask();
+      }
+    }
+    void updateBadge(await inbox.get());
+  }
+
+  private async run(conn: Connection, entry: InboxEntry): Promise<void> {
+    if (this.now() - Date.parse(entry.created_at) > (this.deps.maxAgeMs ?? MAX_AGE_MS)) {
+      return this.finish(entry, fail("timeout", "the action expired before the browser could run it"), undefined, undefined);
+    }
+    let scope = await getScope(entry.session);
+    if (!scope) {
+      // The session's first action: the tab the user is on is the one the agent started on.
+      const start = await targetTab().catch(() => undefined);
+      if (start?.id === undefined) return this.finish(entry, fail("not_found", "no active tab to act on"), undefined, undefined);
+      scope = newScope(start.id);
+      await setScope(entry.session, scope);
+    }
+    const paramTab = TAB_ACTIONS_WITH_PARAM_TAB.has(entry.action) ? (entry.params.tab_id as number | undefined) : undefined;
+    const explicit = entry.tab_id ?? paramTab;
+    if (explicit !== undefined && !allows(scope, explicit)) {
+      const refusal = fail("blocked_by_policy", `tab ${explicit} is not one this agent opened or started on; use tab_list to see the tabs it may use`);
+      return this.finish(entry, refusal, scope.current, undefined);
+    }
+    const target = explicit ?? scope.current;
+    const before = await tabInfo(target);
+    if (!before && entry.action !== "tab_new" && entry.action !== "tab_list") {
+      return this.finish(entry, fail("not_found", `tab ${target} is gone; use tab_list or tab_new`), undefined, undefined);
+    }
+
+    const allowlist = conn.config.allowlist;
+    const writeUrl = entry.action === "open" || entry.action === "tab_new" ? (entry.params.url as string | undefined) : before?.url;
+    const verdict = checkWrite(entry.action, writeUrl, allowlist);
+    if (!verdict.allowed) {
+      void logActivity("policy", `blocked ${entry.title}: ${verdict.reason}`, false);
+      return this.finish(entry, fail("blocked_by_policy", verdict.reason), target, before);
+    }
+
+    if (entry.risk === "high" && entry.decision !== "approved") {
+      const answer = await this.confirm(entry);
+      if (answer !== "approved") {
+        const refusal = answer === "denied" ? fail("blocked_by_policy", "the user declined this action") : fail("timeout", "the user did not confirm this action in time");
+        return this.finish(entry, refusal, target, before);
+      }
+    }
+
+    await patchEntry(entry.request_id, { state: "running" });
+    void syncMask();
+    void logActivity("action", `running ${entry.title}`);
+    const result = await this.withTabLock(target, () =>
+      this.deps.execute({ type: entry.action, params: entry.params, ...(entry.action === "tab_new" || entry.action === "tab_list" ? {} : { tab_id: target }) }),
+    );
+    const outcome = await this.afterExecute(entry, scope, result);
+    const finalTab = (await getScope(entry.session))?.current ?? target;
+    await this.finish(entry, outcome, finalTab, before);
+  }
+
+  /** Updates the session's tabs after tab commands; filters tab_list to the tabs the agent may use. */
+  private async afterExecute(entry: InboxEntry, scope: TabScope, result: ExecuteResult): Promise<Outcome> {
+    if (!result.success) return fail(result.code ?? "not_actionable", result.error ?? "failed");
+    const data = result.data as Record<string, unknown> | undefined;
+    if (entry.action === "tab_new" && typeof data?.tab_id === "number") await setScope(entry.session, withOpened(scope, data.tab_id));
+    if (entry.action === "tab_switch" && typeof data?.tab_id === "number") await setScope(entry.session, withCurrent(scope, data.tab_id));
+    if (entry.action === "tab_close" && typeof data?.closed === "number") await setScope(entry.session, withClosed(scope, data.closed));
+    if (entry.action === "tab_list" && Array.isArray(data?.tabs)) {
+      const tabs = (data.tabs as Array<{ tab_id?: number }>).filter((t) => t.tab_id !== undefined && allows(scope, t.tab_id));
+      return { status: "ok", data: { tabs, current_tab_id: scope.current } };
+    }
+    return data === undefined ? { status: "ok" } : { status: "ok", data };
+  }
+
+  private async confirm(entry: InboxEntry): Promise<"approved" | "denied" | "timeout"> {
+    const deadline = entry.confirm_by ? Date.parse(entry.confirm_by) : this.now() + (this.deps.confirmTimeoutMs ?? CONFIRM_TIMEOUT_MS);
+    if (entry.state !== "awaiting_confirmation") {
+      await patchEntry(entry.request_id, { state: "awaiting_confirmation", confirm_by: new Date(deadline).toISOString() });
+      void logActivity("confirm", `waiting for your confirmation: ${entry.title}`);
+      void updateBadge(await inbox.get());
+      void syncMask();
+    }
+    // Polling storage: the decision may come to this worker or, after a restart, to the next one.
+    while (this.now() < deadline) {
+      const e = (await inbox.get()).find((x) => x.request_id === entry.request_id);
+      if (e?.decision) {
+        void logActivity("confirm", `${e.decision === "approved" ? "approved" : "denied"}: ${entry.title}`, e.decision === "approved");
+        return e.decision;
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    return "timeout";
+  }
+
+  private async finish(entry: InboxEntry, outcome: Outcome, tabId: number | undefined, before: { url: string } | undefined) {
+    await new Promise((r) => setTimeout(r, 100)); // let a navigation the action caused commit
+    const after = (await tabInfo(tabId)) ?? { url: before?.url ?? "", title: "" };
+    const result: ResultContext = {
+      request_id: entry.request_id,
+      action_id: entry.action_id,
+      ...outcome,
+      observation: { url: after.url, title: after.title, url_changed: before !== undefined && after.url !== before.url },
+    };
+    await patchEntry(entry.request_id, { state: "done", result });
+    const text = result.status === "ok" ? `${entry.title}: ok${result.observation.url_changed ? ` -> ${after.url}` : ""}` : `${entry.title}: ${result.code} (${result.message})`;
+    void logActivity("result", text, result.status === "ok");
+  }
+
+  private withTabLock<T>(tabId: number, fn: () => Promise<T>): Promise<T> {
+    const prev = this.tabLocks.get(tabId) ?? Promise.resolve();
+    const next = prev.catch(() => {}).then(fn);
+    this.tabLocks.set(tabId, next);
+    return next.finally(() => {
+      if (this.tabLocks.get(tabId) === next) this.tabLocks.delete(tabId);
+    });
+  }
+}
+
+async function updateBadge(entries: InboxEntry[]): Promise<void> {
+  const waiting = entries.filter((e) => e.state === "awaiting_confirmation").length;
+  await chrome.action?.setBadgeText({ text: waiting ? String(waiting) : "" }).catch(() => {});
+}

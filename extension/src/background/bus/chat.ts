@@ -1,0 +1,24 @@
+import { targetTab } from "../active-tab.ts";
+import { logActivity } from "./activity.ts";
+import type { Connection } from "./connection.ts";
+import { getScope, newScope, setScope, withOpened } from "./tab-scope.ts";
+
+// A chat message from the side panel: chat.message.v1 with the session and extension tags (so the
+// runner links the conversation to this browser). The tab the user is on becomes the agent's tab
+// for the session (seed 003: the tab the task started on).
+
+export async function sendChat(conn: Connection, extensionId: string, content: string, sessionId: string): Promise<string> {
+  const tab = await targetTab().catch(() => undefined);
+  if (tab?.id !== undefined) {
+    const scope = await getScope(sessionId);
+    await setScope(sessionId, scope ? withOpened(scope, tab.id) : newScope(tab.id));
+  }
+  const b = await conn.api.create({
+    schema_name: "chat.message.v1",
+    title: content.replace(/\s+/g, " ").slice(0, 80),
+    tags: ["user:message", `session:${sessionId}`, `extension:${extensionId}`],
+    context: { role: "user", content, session_id: sessionId },
+  });
+  void logActivity("chat", `you: ${content.slice(0, 120)}`);
+  return b.id;
+}

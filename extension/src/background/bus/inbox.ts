@@ -1,0 +1,68 @@
+import { z } from "zod";
+import { stored } from "./store.ts";
+
+// Actions accepted from the bus, in storage: the consumer stores an action (and remembers its
+// request_id) before it acks, the runner works through them, so a stopped worker or browser loses
+// nothing and runs nothing twice.
+
+export const resultContextSchema = z.object({
+  request_id: z.string(),
+  action_id: z.string(),
+  status: z.enum(["ok", "error"]),
+  code: z.string().optional(),
+  message: z.string().optional(),
+  data: z.unknown().optional(),
+  observation: z.object({ url: z.string(), title: z.string(), url_changed: z.boolean() }),
+});
+export type ResultContext = z.infer<typeof resultContextSchema>;
+
+export const inboxEntrySchema = z.object({
+  request_id: z.string(),
+  action_id: z.string(),
+  action: z.string(),
+  params: z.record(z.string(), z.unknown()),
+  tab_id: z.number().int().optional(),
+  risk: z.enum(["low", "medium", "high"]).optional(),
+  session: z.string(),
+  agent: z.string().optional(),
+  title: z.string(),
+  created_at: z.string(),
+  state: z.enum(["queued", "awaiting_confirmation", "running", "done"]),
+  /** ISO time after which an unanswered confirmation fails with `timeout`. */
+  confirm_by: z.string().optional(),
+  decision: z.enum(["approved", "denied"]).optional(),
+  /** Set once the action ran (or was refused); posted until the API accepts it. */
+  result: resultContextSchema.optional(),
+});
+export type InboxEntry = z.infer<typeof inboxEntrySchema>;
+
+export const INBOX_KEY = "crumbs.inbox";
+export const HANDLED_KEY = "crumbs.handled";
+/** Request ids remembered; the oldest are forgotten first. A redelivery comes within minutes. */
+export const MAX_HANDLED = 2_000;
+
+export const inbox = stored(INBOX_KEY, z.array(inboxEntrySchema), () => []);
+export const handled = stored(HANDLED_KEY, z.array(z.string()), () => []);
+
+/**
+ * Accepts an entry unless its request_id was seen before. The id is remembered first: a crash
+ * between the two writes can lose the action (it is reported by nobody) but never run it twice.
+ */
+export async function accept(entry: InboxEntry): Promise<boolean> {
+  let fresh = false;
+  await handled.update((ids) => {
+    if (ids.includes(entry.request_id)) return ids;
+    fresh = true;
+    return [...ids, entry.request_id].slice(-MAX_HANDLED);
+  });
+  if (fresh) await inbox.update((list) => [...list, entry]);
+  return fresh;
+}
+
+export function patchEntry(requestId: string, patch: Partial<InboxEntry>): Promise<InboxEntry[]> {
+  return inbox.update((list) => list.map((e) => (e.request_id === requestId ? { ...e, ...patch } : e)));
+}
+
+export function removeEntry(requestId: string): Promise<InboxEntry[]> {
+  return inbox.update((list) => list.filter((e) => e.request_id !== requestId));
+}

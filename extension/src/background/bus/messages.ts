@@ -1,0 +1,36 @@
+import { z } from "zod";
+
+// Messages from the extension's pages (side panel, options) to the worker, and their answers.
+// The worker is the only writer of the bus state in storage; pages read storage and ask.
+
+export const panelRequestSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("crumbs:chat"), content: z.string().trim().min(1).max(20_000), session_id: z.string().min(1).max(200) }),
+  z.object({ kind: z.literal("crumbs:decide"), request_id: z.string().min(1), approve: z.boolean() }),
+  z.object({
+    kind: z.literal("crumbs:test-connection"),
+    settings: z.object({ apiUrl: z.string(), token: z.string(), natsWsUrl: z.string() }),
+  }),
+  z.object({ kind: z.literal("crumbs:reconnect") }),
+]);
+export type PanelRequest = z.infer<typeof panelRequestSchema>;
+
+export const connectionTestSchema = z.object({
+  api: z.object({ ok: z.boolean(), detail: z.string() }),
+  nats: z.object({ ok: z.boolean(), detail: z.string() }),
+});
+export type ConnectionTest = z.infer<typeof connectionTestSchema>;
+
+export const panelResponseSchema = z.object({
+  ok: z.boolean(),
+  error: z.string().optional(),
+  id: z.string().optional(),
+  test: connectionTestSchema.optional(),
+});
+export type PanelResponse = z.infer<typeof panelResponseSchema>;
+
+/** Sends a request to the worker (from a page) and validates the answer. */
+export async function askWorker(req: PanelRequest): Promise<PanelResponse> {
+  const raw: unknown = await chrome.runtime.sendMessage(req);
+  const parsed = panelResponseSchema.safeParse(raw);
+  return parsed.success ? parsed.data : { ok: false, error: "the extension worker gave no answer" };
+}

@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { stored } from "./store.ts";
+
+// seed 003's tab restriction: an agent session may act only on the tab it started on and the tabs
+// it opened. Pure rules over a stored map of session -> scope.
+
+export const scopeSchema = z.object({
+  start: z.number().int(),
+  tabs: z.array(z.number().int()),
+  current: z.number().int(),
+  at: z.string(),
+});
+export type TabScope = z.infer<typeof scopeSchema>;
+
+const MAX_SESSIONS = 50;
+export const scopes = stored("crumbs.scopes", z.record(z.string(), scopeSchema), () => ({}));
+
+export function newScope(tabId: number, now = new Date()): TabScope {
+  return { start: tabId, tabs: [tabId], current: tabId, at: now.toISOString() };
+}
+
+export function allows(scope: TabScope, tabId: number): boolean {
+  return scope.tabs.includes(tabId);
+}
+
+export function withOpened(scope: TabScope, tabId: number): TabScope {
+  return { ...scope, tabs: scope.tabs.includes(tabId) ? scope.tabs : [...scope.tabs, tabId], current: tabId };
+}
+
+export function withCurrent(scope: TabScope, tabId: number): TabScope {
+  return { ...scope, current: tabId };
+}
+
+/** A closed tab leaves the scope; the agent falls back to the most recent tab it still has. */
+export function withClosed(scope: TabScope, tabId: number): TabScope {
+  const tabs = scope.tabs.filter((t) => t !== tabId);
+  const current = scope.current === tabId ? (tabs.at(-1) ?? scope.start) : scope.current;
+  return { ...scope, tabs, current };
+}
+
+/** Keeps the most recently used sessions. */
+export function pruneScopes(all: Record<string, TabScope>): Record<string, TabScope> {
+  const entries = Object.entries(all);
+  if (entries.length <= MAX_SESSIONS) return all;
+  return Object.fromEntries(entries.sort((a, b) => b[1].at.localeCompare(a[1].at)).slice(0, MAX_SESSIONS));
+}
+
+export async function getScope(session: string): Promise<TabScope | undefined> {
+  return (await scopes.get())[session];
+}
+
+export async function setScope(session: string, scope: TabScope): Promise<void> {
+  await scopes.update((all) => pruneScopes({ ...all, [session]: { ...scope, at: new Date().toISOString() } }));
+}
