@@ -27,6 +27,8 @@ export async function buildExtension(): Promise<void> {
     // nats.ws carries a Node fallback (`require("crypto")`) behind a typeof check that a worker never takes.
     build({ ...common, entryPoints: [join(here, "src/background/index.ts")], outfile: join(dist, "background.js"), format: "esm", external: ["crypto"] }),
     build({ ...common, entryPoints: [join(here, "src/content/index.ts")], outfile: join(dist, "content.js"), format: "iife" }),
+    build({ ...common, entryPoints: [join(here, "src/sidepanel/index.ts")], outfile: join(dist, "sidepanel.js"), format: "iife" }),
+    build({ ...common, entryPoints: [join(here, "src/options/index.ts")], outfile: join(dist, "options.js"), format: "iife" }),
     cp(join(here, "static"), dist, { recursive: true }),
   ]);
   console.log(`extension built into ${dist} in ${Date.now() - started} ms`);

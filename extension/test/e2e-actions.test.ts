@@ -36,6 +36,18 @@ describe("action loop", () => {
     expect(results[0]!.tags).toEqual(expect.arrayContaining([`extension:${e.extensionId}`, "session:s-click"]));
   });
 
+  it("the mask covers the agent's tab while it acts, and goes away after", async () => {
+    const page = await e.open("page2.html");
+    const pending = act(e, { action: "wait_for", params: { until: { text: "never shown" }, timeout_ms: 2_500 }, session: "s-mask" });
+    await page.locator("crumbs-mask").waitFor({ state: "attached", timeout: 5_000 });
+    // The snapshot (run after the wait, while the mask lingers) does not list the mask.
+    const snap = await act(e, { action: "snapshot", session: "s-mask-2" });
+    expect(String(snap.data?.text)).not.toContain("Agent is acting");
+    expect((await pending).code).toBe("timeout");
+    await page.locator("crumbs-mask").waitFor({ state: "detached", timeout: 5_000 });
+    await page.close();
+  });
+
   it("a write on a host outside the allowlist is blocked_by_policy and does not happen", async () => {
     const page = await e.open("page2.html", { other: true });
     const r = await act(e, { action: "click", params: { selector: { role: "button", name: "Press me" } }, session: "s-policy" });

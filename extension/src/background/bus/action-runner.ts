@@ -1,4 +1,3 @@
-import { targetTab } from "../active-tab.ts";
 import type { ExecuteResult } from "../command.ts";
 import { logActivity } from "./activity.ts";
 import type { Connection } from "./connection.ts";
@@ -6,6 +5,7 @@ import { inbox, patchEntry, removeEntry, type InboxEntry, type ResultContext } f
 import { syncMask } from "./mask.ts";
 import { checkWrite } from "./policy.ts";
 import { postResult } from "./results.ts";
+import { agentStartTab } from "./start-tab.ts";
 import { allows, getScope, newScope, setScope, withClosed, withCurrent, withOpened, type TabScope } from "./tab-scope.ts";
 
 // Works through the stored inbox: one queue per agent session (actions run in the order the agent
@@ -100,9 +100,9 @@ export class ActionRunner {
     let scope = await getScope(entry.session);
     if (!scope) {
       // The session's first action: the tab the user is on is the one the agent started on.
-      const start = await targetTab().catch(() => undefined);
-      if (start?.id === undefined) return this.finish(entry, fail("not_found", "no active tab to act on"), undefined, undefined);
-      scope = newScope(start.id);
+      const start = await agentStartTab();
+      if (start === undefined) return this.finish(entry, fail("not_found", "no active tab to act on"), undefined, undefined);
+      scope = newScope(start);
       await setScope(entry.session, scope);
     }
     const paramTab = TAB_ACTIONS_WITH_PARAM_TAB.has(entry.action) ? (entry.params.tab_id as number | undefined) : undefined;

@@ -1,6 +1,6 @@
-import { targetTab } from "../active-tab.ts";
 import { logActivity } from "./activity.ts";
 import type { Connection } from "./connection.ts";
+import { agentStartTab } from "./start-tab.ts";
 import { getScope, newScope, setScope, withOpened } from "./tab-scope.ts";
 
 // A chat message from the side panel: chat.message.v1 with the session and extension tags (so the
@@ -8,10 +8,10 @@ import { getScope, newScope, setScope, withOpened } from "./tab-scope.ts";
 // for the session (seed 003: the tab the task started on).
 
 export async function sendChat(conn: Connection, extensionId: string, content: string, sessionId: string): Promise<string> {
-  const tab = await targetTab().catch(() => undefined);
-  if (tab?.id !== undefined) {
+  const tabId = await agentStartTab();
+  if (tabId !== undefined) {
     const scope = await getScope(sessionId);
-    await setScope(sessionId, scope ? withOpened(scope, tab.id) : newScope(tab.id));
+    await setScope(sessionId, scope ? withOpened(scope, tabId) : newScope(tabId));
   }
   const b = await conn.api.create({
     schema_name: "chat.message.v1",

@@ -62,7 +62,8 @@ export function startBus(): Bus {
   chrome.windows.onFocusChanged.addListener(() => void syncMask());
   chrome.tabs.onUpdated.addListener((_id, change) => change.status === "complete" && void syncMask());
   chrome.runtime.onMessage.addListener((raw: unknown, sender, sendResponse) => {
-    if (sender.id !== extensionId || sender.tab) return false; // only the extension's own pages
+    // Only the extension's own pages (side panel, options); content scripts share the id but not the origin.
+    if (sender.id !== extensionId || !sender.url?.startsWith(`chrome-extension://${extensionId}/`)) return false;
     const parsed = panelRequestSchema.safeParse(raw);
     if (!parsed.success) return false;
     answer(parsed.data).then(sendResponse, (e: unknown) => sendResponse({ ok: false, error: e instanceof Error ? e.message : String(e) }));

@@ -13,7 +13,7 @@ export const statusSchema = z.object({
   nats: partSchema.optional(),
   api: partSchema.optional(),
   context: z
-    .object({ id: z.string(), version: z.number(), url: z.string(), at: z.string(), error: z.string().optional() })
+    .object({ id: z.string(), version: z.number(), url: z.string(), tabId: z.number(), at: z.string(), error: z.string().optional() })
     .partial()
     .optional(),
 });

@@ -49,7 +49,7 @@ async function captureActive(): Promise<void> {
     const { outcome, state } = await writeLiving({ api: conn.api, extensionId: chrome.runtime.id, connection: conn.key, state: livingState }, update);
     void setStatus("api", "connected");
     if (outcome !== "unchanged") {
-      await setContextStatus({ id: state.id, version: state.version, url: String(update.context.url), error: undefined });
+      await setContextStatus({ id: state.id, version: state.version, url: String(update.context.url), tabId: tab.id, error: undefined });
       void logActivity("context", `page context v${state.version}: ${String(update.context.title) || String(update.context.url)}`, true);
     }
   } catch (e) {

@@ -1,0 +1,86 @@
+import { configSchema } from "../background/bus/config.ts";
+import { askWorker } from "../background/bus/messages.ts";
+import { STATUS_KEY, busStatus } from "../background/bus/status.ts";
+
+// The options page: the connection settings in chrome.storage.local under the names DESIGN.md
+// gives them (apiUrl, token, natsWsUrl, allowlist), validated before they are saved, and a
+// connection test that runs in the worker with the values as typed.
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const fields = {
+  apiUrl: $<HTMLInputElement>("apiUrl"),
+  token: $<HTMLInputElement>("token"),
+  natsWsUrl: $<HTMLInputElement>("natsWsUrl"),
+  allowlist: $<HTMLTextAreaElement>("allowlist"),
+};
+const message = $("message");
+const testResult = $("test-result");
+
+function typed() {
+  const allow = fields.allowlist.value
+    .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return {
+    apiUrl: fields.apiUrl.value,
+    token: fields.token.value,
+    natsWsUrl: fields.natsWsUrl.value,
+    // An empty box means "no allowlist" (every host), not "no host at all".
+    ...(allow.length ? { allowlist: allow } : {}),
+  };
+}
+
+async function load(): Promise<void> {
+  const s = await chrome.storage.local.get(["apiUrl", "token", "natsWsUrl", "allowlist"]);
+  fields.apiUrl.value = typeof s.apiUrl === "string" ? s.apiUrl : "http://127.0.0.1:8081";
+  fields.token.value = typeof s.token === "string" ? s.token : "";
+  fields.natsWsUrl.value = typeof s.natsWsUrl === "string" ? s.natsWsUrl : "ws://127.0.0.1:8080";
+  fields.allowlist.value = Array.isArray(s.allowlist) ? s.allowlist.join("\n") : "";
+}
+
+function show(text: string, ok: boolean): void {
+  message.textContent = text;
+  message.className = ok ? "ok" : "error";
+}
+
+$("save").addEventListener("click", async () => {
+  const parsed = configSchema.safeParse(typed());
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    show(`${String(issue?.path[0] ?? "setting")} ${issue?.message ?? "is invalid"}`, false);
+    return;
+  }
+  const { allowlist, ...rest } = parsed.data;
+  await chrome.storage.local.set(rest);
+  if (allowlist) await chrome.storage.local.set({ allowlist });
+  else await chrome.storage.local.remove("allowlist");
+  show("Saved. The extension reconnects with these settings.", true);
+});
+
+$("test").addEventListener("click", async () => {
+  testResult.textContent = "Testing…";
+  const res = await askWorker({ kind: "crumbs:test-connection", settings: typed() });
+  if (!res.ok || !res.test) {
+    testResult.textContent = res.error ?? "the test did not run";
+    return;
+  }
+  const line = (name: string, r: { ok: boolean; detail: string }) => {
+    const li = document.createElement("li");
+    li.className = r.ok ? "ok" : "error";
+    li.dataset.part = name;
+    li.textContent = `${name}: ${r.ok ? "OK" : "failed"} — ${r.detail}`;
+    return li;
+  };
+  const list = document.createElement("ul");
+  list.append(line("API", res.test.api), line("NATS", res.test.nats));
+  testResult.replaceChildren(list);
+});
+
+async function renderStatus(): Promise<void> {
+  const s = await busStatus.get();
+  $("status").textContent = `NATS: ${s.nats?.state ?? "unknown"}${s.nats?.detail ? ` (${s.nats.detail})` : ""}; API: ${s.api?.state ?? "unknown"}`;
+}
+chrome.storage.onChanged.addListener((changes, area) => area === "local" && STATUS_KEY in changes && void renderStatus());
+
+void load();
+void renderStatus();

@@ -1,0 +1,29 @@
+import type { InboxEntry } from "../background/bus/inbox.ts";
+import { askWorker } from "../background/bus/messages.ts";
+import { el, timeOf } from "./dom.ts";
+
+// Pending confirmations: high-risk actions wait here for Approve or Deny.
+
+export function renderConfirmations(root: HTMLElement, entries: InboxEntry[]): void {
+  const waiting = entries.filter((e) => e.state === "awaiting_confirmation");
+  root.hidden = waiting.length === 0;
+  const decide = (e: InboxEntry, approve: boolean) => async (ev: MouseEvent) => {
+    const buttons = (ev.currentTarget as HTMLElement).parentElement?.querySelectorAll("button") ?? [];
+    buttons.forEach((b) => (b.disabled = true));
+    const res = await askWorker({ kind: "crumbs:decide", request_id: e.request_id, approve });
+    if (!res.ok) buttons.forEach((b) => (b.disabled = false));
+  };
+  root.replaceChildren(
+    el("h2", {}, "Waiting for you"),
+    ...waiting.map((e) =>
+      el(
+        "div",
+        { class: "confirmation", data: { requestId: e.request_id } },
+        el("div", { class: "what" }, `${e.agent ?? "An agent"} wants to ${e.action}`),
+        el("pre", { class: "params" }, JSON.stringify(e.params, null, 1)),
+        el("div", { class: "when" }, e.confirm_by ? `Answer by ${timeOf(e.confirm_by)}` : ""),
+        el("div", { class: "buttons" }, el("button", { class: "approve", onclick: decide(e, true) }, "Approve"), el("button", { class: "deny", onclick: decide(e, false) }, "Deny")),
+      ),
+    ),
+  );
+}

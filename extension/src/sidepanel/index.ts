@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { ACTIVITY_KEY, activityLog } from "../background/bus/activity.ts";
+import { readConfig } from "../background/bus/config.ts";
+import { INBOX_KEY, inbox } from "../background/bus/inbox.ts";
+import { STATUS_KEY, busStatus } from "../background/bus/status.ts";
+import { renderActivity } from "./activity-view.ts";
+import { ChatView, chatSession } from "./chat.ts";
+import { renderConfirmations } from "./confirm-view.ts";
+import { byId } from "./dom.ts";
+import { renderStatus } from "./status-view.ts";
+
+// The side panel: connection status, pending confirmations, the chat with agents and the activity
+// log. Everything it shows comes from storage (written by the worker) or from the API.
+
+const statusRoot = byId("status");
+const confirmRoot = byId("confirmations");
+const activityRoot = byId("activity");
+const chat = new ChatView(byId("chat-log"), byId("chat-state"));
+const form = byId<HTMLFormElement>("chat-form");
+const input = byId<HTMLTextAreaElement>("chat-input");
+const error = byId("chat-error");
+
+const refreshStatus = async () => renderStatus(statusRoot, await busStatus.get());
+const refreshInbox = async () => renderConfirmations(confirmRoot, await inbox.get());
+const refreshActivity = async () => renderActivity(activityRoot, await activityLog.get());
+
+let session = "";
+async function startChat(renew = false): Promise<void> {
+  session = await chatSession(renew);
+  byId("chat-session").textContent = `session ${session.slice(0, 8)}`;
+  const r = await readConfig();
+  if (!r.ok) {
+    error.textContent = r.reason;
+    return;
+  }
+  error.textContent = "";
+  await chat.start(r.config, session);
+}
+
+form.addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const content = z.string().trim().min(1).safeParse(input.value);
+  if (!content.success) return;
+  input.disabled = true;
+  void chat.send(content.data, session).then((problem) => {
+    input.disabled = false;
+    error.textContent = problem ?? "";
+    if (!problem) input.value = "";
+    input.focus();
+  });
+});
+input.addEventListener("keydown", (ev) => {
+  if (ev.key === "Enter" && !ev.shiftKey) {
+    ev.preventDefault();
+    form.requestSubmit();
+  }
+});
+byId("new-chat").addEventListener("click", () => void startChat(true));
+byId("open-options").addEventListener("click", () => void chrome.runtime.openOptionsPage());
+
+chrome.storage.onChanged.addListener((changes, area) => {
+  if (area !== "local") return;
+  if (STATUS_KEY in changes) void refreshStatus();
+  if (INBOX_KEY in changes) void refreshInbox();
+  if (ACTIVITY_KEY in changes) void refreshActivity();
+  if (["apiUrl", "token"].some((k) => k in changes)) void startChat();
+});
+
+void refreshStatus();
+void refreshInbox();
+void refreshActivity();
+void startChat();

@@ -1,0 +1,33 @@
+import type { BusStatus } from "../background/bus/status.ts";
+import { el } from "./dom.ts";
+
+const LABEL: Record<string, string> = {
+  connected: "connected",
+  connecting: "connecting…",
+  disconnected: "disconnected",
+  not_configured: "not configured",
+  error: "error",
+};
+
+export function renderStatus(root: HTMLElement, s: BusStatus): void {
+  const part = (name: string, p: BusStatus["nats"]) =>
+    el(
+      "div",
+      { class: `status-row state-${p?.state ?? "unknown"}`, data: { part: name, state: p?.state ?? "unknown" } },
+      el("strong", {}, `${name}: `),
+      LABEL[p?.state ?? ""] ?? "unknown",
+      p?.detail ? el("span", { class: "detail" }, ` — ${p.detail}`) : null,
+    );
+  const c = s.context;
+  root.replaceChildren(
+    part("NATS", s.nats),
+    part("API", s.api),
+    el(
+      "div",
+      { class: "status-row", data: { part: "context" } },
+      el("strong", {}, "Page context: "),
+      c?.id ? `v${c.version} ${c.url ?? ""}` : "none yet",
+      c?.error ? el("span", { class: "detail error" }, ` — ${c.error}`) : null,
+    ),
+  );
+}
