@@ -2,7 +2,7 @@
 // bench/results/latest.json with the figures, their same-run baselines and machine facts.
 import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
-import { cpus, totalmem, release } from "node:os";
+import { cpus, loadavg, totalmem, release } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -31,8 +31,12 @@ function machineFacts() {
     nats_server: versionOf("nats-server", ["--version"]),
     chromium: versionOf(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", ["--version"]),
     git_commit: versionOf("git", ["rev-parse", "--short", "HEAD"]),
+    // Other work on the machine moves every figure; the ratios to same-run baselines move less.
+    load_avg_1m: round2(loadavg()[0] ?? 0),
   };
 }
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
 
 function fmt(n: number | undefined): string {
   if (n === undefined || Number.isNaN(n)) return "-";
@@ -72,6 +76,7 @@ async function main() {
   const results: SuiteResult[] = [];
   const failures: { suite: string; error: string }[] = [];
   const started = Date.now();
+  const loadAtStart = round2(loadavg()[0] ?? 0);
   for (const suite of selected) {
     const t0 = Date.now();
     console.error(`== ${suite.name}: ${suite.description}`);
@@ -88,7 +93,7 @@ async function main() {
   const report = {
     at: new Date().toISOString(),
     duration_s: Math.round((Date.now() - started) / 1000),
-    machine: machineFacts(),
+    machine: { ...machineFacts(), load_avg_1m_at_start: loadAtStart },
     results,
     failures,
   };
