@@ -1,5 +1,6 @@
 import { connect, type NatsConnection } from "nats";
 import { CrumbsHttp, type HttpOptions } from "./http-client.ts";
+import { natsCredsAuthenticator } from "./nats-creds.ts";
 import { replayEvents, type ReplayOptions } from "./replay.ts";
 import { replyTo, respondTo } from "./reply.ts";
 import type { Selector, SelectorInput } from "./selector.ts";
@@ -9,18 +10,37 @@ import type { Breadcrumb, CreateBreadcrumb } from "./wire.ts";
 export interface CrumbsClientOptions extends HttpOptions {
   /** NATS server for subscribe(); e.g. nats://127.0.0.1:4222 */
   natsUrl?: string;
+  /**
+   * NATS credentials for natsUrl: a .creds file's path or its contents (`crumbs keys nats-creds`,
+   * or the runner's runner.creds). Needed on a locked server such as the docker compose one.
+   */
+  natsCreds?: string;
   /** An existing connection instead of natsUrl; the client then leaves it open on close(). */
   nats?: NatsConnection;
 }
 
-/** Connect to NATS the way every crumbs process does: reconnect forever, quickly. */
-export function connectNats(url: string, name = "crumbs-agent"): Promise<NatsConnection> {
+export interface ConnectNatsOptions {
+  /** A .creds file's path or contents; unset means an open server (local dev, tests). */
+  creds?: string | undefined;
+}
+
+/**
+ * Connect to NATS the way every crumbs process does: reconnect forever, quickly.
+ * Unreadable or malformed credentials throw NatsCredsError before any connection is tried.
+ */
+export async function connectNats(
+  url: string,
+  name = "crumbs-agent",
+  opts: ConnectNatsOptions = {},
+): Promise<NatsConnection> {
+  const authenticator = opts.creds ? natsCredsAuthenticator(opts.creds) : undefined;
   return connect({
     servers: url,
     name,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 250,
     pingInterval: 10_000,
+    ...(authenticator ? { authenticator } : {}),
   });
 }
 
@@ -40,7 +60,7 @@ export class CrumbsClient extends CrumbsHttp {
   nats(): Promise<NatsConnection> {
     if (!this.nc) {
       if (!this.options.natsUrl) throw new Error("CrumbsClient needs natsUrl (or nats) to subscribe");
-      this.nc = connectNats(this.options.natsUrl);
+      this.nc = connectNats(this.options.natsUrl, "crumbs-agent", { creds: this.options.natsCreds });
     }
     return this.nc;
   }

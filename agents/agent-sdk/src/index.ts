@@ -1,4 +1,5 @@
-export { CrumbsClient, connectNats, type CrumbsClientOptions } from "./client.ts";
+export { CrumbsClient, connectNats, type ConnectNatsOptions, type CrumbsClientOptions } from "./client.ts";
+export { NatsCredsError, natsCredsAuthenticator, readNatsCreds } from "./nats-creds.ts";
 export { CrumbsHttp, type HttpOptions, type ListQuery, type EventsQuery } from "./http-client.ts";
 export { ApiError, ApiUnreachableError } from "./errors.ts";
 export {

@@ -1,7 +1,17 @@
+import { accessSync, constants } from "node:fs";
 import { z } from "zod";
 
 const optionalUrl = z.url().optional();
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const readable = (path: string) => {
+  try {
+    accessSync(path, constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 const envSchema = z.object({
   CRUMBS_URL: z.url().default("http://127.0.0.1:8081"),
@@ -11,6 +21,17 @@ const envSchema = z.object({
     .string()
     .regex(/^(nats|tls|wss?):\/\//, "a NATS URL such as nats://127.0.0.1:4222")
     .default("nats://127.0.0.1:4222"),
+  // A path, read at connect time: a locked NATS (docker compose) refuses the runner without it.
+  NATS_CREDS: z
+    .string()
+    .superRefine((path, ctx) => {
+      if (!readable(path))
+        ctx.addIssue({
+          code: "custom",
+          message: `cannot read ${path}: a readable .creds file is needed (runner.creds from \`crumbs keys nats-init\`)`,
+        });
+    })
+    .optional(),
   OPENAI_BASE_URL: optionalUrl,
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENROUTER_API_KEY: z.string().min(1).optional(),
@@ -21,11 +42,16 @@ const envSchema = z.object({
   RUNNER_HEALTH_FILE: z.string().min(1).optional(),
 });
 
+/** Every variable loadRunnerConfig reads; anything else in the environment is ignored. */
+export const RUNNER_ENV_VARS: readonly string[] = Object.keys(envSchema.shape);
+
 /** What startRunner needs; the CLI builds it from the environment with loadRunnerConfig. */
 export interface RunnerConfig {
   crumbsUrl: string;
   token: string;
   natsUrl: string;
+  /** Path to the runner's NATS .creds file (or its contents); unset means an open server. */
+  natsCreds?: string | undefined;
   openaiBaseUrl?: string | undefined;
   openaiApiKey?: string | undefined;
   openrouterApiKey?: string | undefined;
@@ -65,6 +91,7 @@ export function loadRunnerConfig(
     crumbsUrl: e.CRUMBS_URL,
     token: e.CRUMBS_TOKEN,
     natsUrl: e.NATS_URL,
+    natsCreds: e.NATS_CREDS,
     openaiBaseUrl: e.OPENAI_BASE_URL,
     openaiApiKey: e.OPENAI_API_KEY,
     openrouterApiKey: e.OPENROUTER_API_KEY,

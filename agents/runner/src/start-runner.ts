@@ -1,7 +1,6 @@
 import {
   ApiError,
   CrumbsHttp,
-  connectNats,
   subscribeEvents,
   type Breadcrumb,
   type BreadcrumbEvent,
@@ -12,6 +11,7 @@ import { AgentRegistry } from "./agent-registry.ts";
 import { ConfigError, type RunnerConfig } from "./config.ts";
 import { jsonLogger, type Logger } from "./log.ts";
 import { keepHealthFile } from "./health-file.ts";
+import { connectRunnerNats } from "./nats-connect.ts";
 import { handleActionResult } from "./observe.ts";
 import type { ThinkDeps } from "./think.ts";
 
@@ -53,7 +53,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
     log,
   };
   const ackWaitMs = opts.ackWaitMs ?? 10_000;
-  const nc = await connectNats(opts.natsUrl, "crumbs-runner");
+  const nc = await connectRunnerNats(opts);
   const registry = new AgentRegistry(nc, deps, { ackWaitMs, maxDeliver: 5 });
   const subs: Subscription[] = [];
   let closing = false;

@@ -1,4 +1,4 @@
-import { loadApiConfig, startApi, type RunningApi } from "@crumbs/api";
+import { loadApiConfig, mintRunnerUser, startApi, type NatsTrust, type RunningApi } from "@crumbs/api";
 import { CrumbsClient, type Breadcrumb } from "@crumbs/agent-sdk";
 import { NatsServer, createTestDatabase, waitFor, type TestDatabase } from "@crumbs/testkit";
 import { FakeOpenAI } from "./fake-openai.ts";
@@ -16,10 +16,15 @@ export interface TestStack {
   close(): Promise<void>;
 }
 
-export async function startStack(): Promise<TestStack> {
+/**
+ * With `trust` the nats-server is locked like the docker compose one: the API signs its
+ * user with the account seed and the client connects with the runner's credentials.
+ */
+export async function startStack(opts: { trust?: NatsTrust } = {}): Promise<TestStack> {
+  const { trust } = opts;
   // websocket: true also works around the testkit failing to parse ports without one.
   const [nats, db, fake] = await Promise.all([
-    NatsServer.start({ websocket: true }),
+    NatsServer.start({ websocket: true, ...(trust ? { extraConfig: trust.serverConfig } : {}) }),
     createTestDatabase("crumbs_agents"),
     FakeOpenAI.start(),
   ]);
@@ -30,9 +35,15 @@ export async function startStack(): Promise<TestStack> {
     HOST: "127.0.0.1",
     CRUMBS_TOKEN: TOKEN,
     CRUMBS_RELAY_POLL_MS: "50",
+    ...(trust ? { CRUMBS_NATS_ACCOUNT_SEED: trust.accountSeed } : {}),
   });
   const api = await startApi({ config, log: () => {} });
-  const client = new CrumbsClient({ url: api.url, token: TOKEN, natsUrl: nats.url });
+  const client = new CrumbsClient({
+    url: api.url,
+    token: TOKEN,
+    natsUrl: nats.url,
+    ...(trust ? { natsCreds: mintRunnerUser(trust.accountSeed).creds } : {}),
+  });
   const env = {
     CRUMBS_URL: api.url,
     CRUMBS_TOKEN: TOKEN,

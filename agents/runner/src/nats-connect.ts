@@ -1,0 +1,27 @@
+import { connectNats, NatsCredsError } from "@crumbs/agent-sdk";
+import type { NatsConnection } from "nats";
+import { ConfigError } from "./config.ts";
+
+const AUTH_CODES = new Set(["AUTHORIZATION_VIOLATION", "AUTHENTICATION_EXPIRED", "AUTHENTICATION_TIMEOUT"]);
+const HOW = "runner.creds, written by `crumbs keys nats-init --out DIR`";
+
+/**
+ * The runner's NATS connection, with NATS_CREDS when set. A refusal is a
+ * configuration problem, so it becomes a ConfigError naming NATS_CREDS
+ * rather than nats.js's bare "Authorization Violation".
+ */
+export async function connectRunnerNats(opts: { natsUrl: string; natsCreds?: string | undefined }): Promise<NatsConnection> {
+  try {
+    return await connectNats(opts.natsUrl, "crumbs-runner", { creds: opts.natsCreds });
+  } catch (err) {
+    if (err instanceof NatsCredsError) throw new ConfigError(`NATS_CREDS: ${err.message}`, ["NATS_CREDS"]);
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === "string" && AUTH_CODES.has(code)) {
+      const why = opts.natsCreds
+        ? `NATS at ${opts.natsUrl} refused the credentials in NATS_CREDS (${String(err)}): use the ${HOW} for this server`
+        : `NATS at ${opts.natsUrl} requires credentials (${String(err)}): set NATS_CREDS to the ${HOW}`;
+      throw new ConfigError(why, ["NATS_CREDS"]);
+    }
+    throw err;
+  }
+}
