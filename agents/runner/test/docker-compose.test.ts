@@ -1,8 +1,14 @@
-import { readFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { load } from "js-yaml";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { loadApiConfig } from "@crumbs/api";
-import { loadRunnerConfig } from "@crumbs/runner";
+import { loadRunnerConfig, RUNNER_ENV_VARS } from "@crumbs/runner";
+// Not re-exported by @crumbs/api's index; the list of what its parser reads.
+import { API_ENV_VARS } from "../../../services/api/src/config.ts";
 
 // No Docker engine here: check what `docker compose up` would run by reading the files.
 const root = new URL("../../../", import.meta.url);
@@ -10,6 +16,9 @@ const read = (p: string) => readFile(new URL(p, root), "utf8");
 
 interface Service {
   image?: string;
+  user?: string;
+  restart?: string;
+  entrypoint?: string[];
   build?: { context: string; dockerfile: string };
   command?: string[];
   environment?: Record<string, string>;
@@ -31,13 +40,74 @@ describe("docker-compose.yml", async () => {
   const natsConf = await read("docker/nats.conf");
   const s = compose.services;
 
-  it("has postgres, nats, api and runner, each with a health check", () => {
-    expect(Object.keys(s).sort()).toEqual(["api", "nats", "postgres", "runner"]);
-    for (const name of Object.keys(s)) expect(s[name]!.healthcheck?.test.length, name).toBeGreaterThan(0);
+  const composeText = await read("docker-compose.yml");
+  // The nats-auth volume as a local folder, filled by running nats-init's own command.
+  const authRoot = await mkdtemp(join(tmpdir(), "crumbs-compose-auth-"));
+  const local = (value: string) => value.replace(/(^|\s)\/auth(?=\/|;|\s|$)/g, `$1${authRoot}/auth`);
+  afterAll(() => rm(authRoot, { recursive: true, force: true }));
+  /** nats-init's command on authRoot, as this user instead of node; idempotent, like in compose. */
+  const run = () => {
+    const script = local(s["nats-init"]!.command!.join(" ")).replace("node:node", `${process.getuid!()}:${process.getgid!()}`);
+    return promisify(execFile)("sh", ["-c", script], {
+      cwd: new URL(".", root).pathname,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    });
+  };
+
+  it("has postgres, nats, api and runner, each with a health check, and the one-shot nats-init", () => {
+    expect(Object.keys(s).sort()).toEqual(["api", "nats", "nats-init", "postgres", "runner"]);
+    for (const name of ["api", "nats", "postgres", "runner"])
+      expect(s[name]!.healthcheck?.test.length, name).toBeGreaterThan(0);
+  });
+
+  it("needs nothing set on a fresh clone: no required variable, no file to create first", () => {
+    expect(composeText).not.toMatch(/\$\{[A-Z_]+:?\?/); // ${VAR:?...} stops `up` until VAR is set
+    for (const [name, svc] of Object.entries(s))
+      for (const v of svc.volumes ?? []) expect(v.startsWith("./docker/nats-auth"), `${name}: ${v}`).toBe(false);
+    const binds = Object.values(s).flatMap((svc) => (svc.volumes ?? []).filter((v) => v.startsWith(".")));
+    expect(binds).toEqual(["./docker/nats.conf:/etc/nats/nats.conf:ro"]); // shipped in the repo
+  });
+
+  it("nats-init writes the NATS keys into the nats-auth volume once, as root, handing them to node", () => {
+    const init = s["nats-init"]!;
+    expect(init.build).toEqual({ context: ".", dockerfile: "docker/Dockerfile" }); // same image, same CLI
+    expect(init.restart).toBe("no"); // one-shot: a restart policy would rerun it forever
+    expect(init.volumes).toEqual(["nats-auth:/auth"]);
+    expect(init.entrypoint).toEqual(["sh", "-c"]);
+    const script = init.command!.join(" ");
+    expect(script).toContain("npx --no-install crumbs keys nats-init --out /auth");
+    for (const f of ["auth.conf", "account.seed", "runner.creds"]) expect(script).toContain(`[ -f /auth/${f} ]`);
+    // The api and runner run as node (Dockerfile USER); a new volume belongs to root.
+    expect(dockerfile).toMatch(/^USER node$/m);
+    expect(init.user).toBe("root");
+    expect(script).toMatch(/&& chown -R node:node \/auth$/);
+  });
+
+  it("nats-init's command creates the keys on the first run and keeps them on the next", async () => {
+    await run();
+    const first = await readFile(join(authRoot, "auth", "account.seed"), "utf8");
+    expect((await run()).stdout).toContain("nats-init: keeping the keys");
+    expect(await readFile(join(authRoot, "auth", "account.seed"), "utf8")).toBe(first);
+    expect(await readFile(join(authRoot, "auth", "auth.conf"), "utf8")).toMatch(/^operator: /m);
+  }, 60_000);
+
+  it("nats starts after nats-init and reads auth.conf from the volume, read-only", () => {
+    expect(s.nats!.depends_on).toEqual({ "nats-init": { condition: "service_completed_successfully" } });
+    expect(s.nats!.volumes).toContain("nats-auth:/etc/nats/auth:ro");
+    // nats.conf sits in /etc/nats, so ./auth/auth.conf is the volume's file.
+    expect(natsConf).toMatch(/^include \.\/auth\/auth\.conf$/m);
+  });
+
+  it("api and runner read their NATS secrets from the volume, read-only", () => {
+    expect(s.api!.volumes).toEqual(["nats-auth:/auth:ro"]);
+    expect(s.api!.environment!.CRUMBS_NATS_ACCOUNT_SEED_FILE).toBe("/auth/account.seed");
+    expect(s.api!.environment!.CRUMBS_NATS_ACCOUNT_SEED).toBeUndefined();
+    expect(s.runner!.volumes).toEqual(["nats-auth:/auth:ro"]);
+    expect(s.runner!.environment!.NATS_CREDS).toBe("/auth/runner.creds");
   });
 
   it("keeps data in named volumes", () => {
-    expect(Object.keys(compose.volumes).sort()).toEqual(["natsdata", "pgdata"]);
+    expect(Object.keys(compose.volumes).sort()).toEqual(["nats-auth", "natsdata", "pgdata"]);
     expect(s.postgres!.volumes).toContain("pgdata:/var/lib/postgresql/data");
     expect(s.nats!.volumes).toContain("natsdata:/data");
   });
@@ -65,14 +135,26 @@ describe("docker-compose.yml", async () => {
     expect(s.runner!.depends_on).toEqual({ api: { condition: "service_healthy" } });
   });
 
-  it("gives each service an environment its config parser accepts", () => {
-    const api = loadApiConfig(withDefaults(s.api!.environment!));
+  it("sets only variables the api and runner read", () => {
+    // A misspelt variable would be dropped silently by the parsers.
+    expect(Object.keys(s.api!.environment!).filter((k) => !API_ENV_VARS.includes(k))).toEqual([]);
+    expect(Object.keys(s.runner!.environment!).filter((k) => !RUNNER_ENV_VARS.includes(k))).toEqual([]);
+  });
+
+  it("gives each service an environment its config parser accepts, secrets read from nats-init's files", async () => {
+    await run();
+    const localEnv = (env: Record<string, string>) =>
+      Object.fromEntries(Object.entries(withDefaults(env)).map(([k, v]) => [k, local(v)]));
+    const api = loadApiConfig(localEnv(s.api!.environment!));
     expect(api).toMatchObject({ natsUrl: "nats://nats:4222", port: 8081 });
     expect(api.databaseUrl).toMatch(/^postgres:\/\/crumbs:crumbs@postgres:5432\/crumbs$/);
-    const runner = loadRunnerConfig(withDefaults(s.runner!.environment!));
+    const seed = (await readFile(join(authRoot, "auth", "account.seed"), "utf8")).trim();
+    expect(api.auth?.natsAccountSeed).toBe(seed);
+    const runner = loadRunnerConfig(localEnv(s.runner!.environment!));
     expect(runner).toMatchObject({ crumbsUrl: "http://api:8081", natsUrl: "nats://nats:4222" });
+    expect(runner.natsCreds).toBe(join(authRoot, "auth", "runner.creds"));
     expect(runner.token).toBe(api.token);
-  });
+  }, 60_000);
 
   it("enables JetStream and WebSocket in the nats config file", () => {
     expect(s.nats!.command).toEqual(["-c", "/etc/nats/nats.conf"]);

@@ -1,5 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { loadApiConfig } from "./config.ts";
+import { createNatsTrust } from "./nats-auth/index.ts";
 import { ConfigError } from "./errors.ts";
 
 describe("loadApiConfig", () => {
@@ -26,5 +30,28 @@ describe("loadApiConfig", () => {
       CRUMBS_TOKEN: "dev-token-123",
     });
     expect(c).toMatchObject({ databaseUrl: "postgres://u@h/db", port: 0, token: "dev-token-123" });
+  });
+});
+
+describe("CRUMBS_NATS_ACCOUNT_SEED_FILE", () => {
+  const dir = mkdtempSync(join(tmpdir(), "crumbs-seed-"));
+  const seed = createNatsTrust().accountSeed;
+  const file = join(dir, "account.seed");
+  writeFileSync(file, `${seed}\n`, { mode: 0o600 });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("reads the account seed from a file, as nats-init writes it", () => {
+    expect(loadApiConfig({ CRUMBS_NATS_ACCOUNT_SEED_FILE: file }).auth?.natsAccountSeed).toBe(seed);
+    expect(loadApiConfig({ CRUMBS_NATS_ACCOUNT_SEED: seed }).auth?.natsAccountSeed).toBe(seed);
+  });
+
+  it("names the variable when the file is missing, holds no account seed, or both are set", () => {
+    expect(() => loadApiConfig({ CRUMBS_NATS_ACCOUNT_SEED_FILE: join(dir, "nope") })).toThrow(
+      /^CRUMBS_NATS_ACCOUNT_SEED_FILE: cannot read .*ENOENT/,
+    );
+    const bad = join(dir, "bad.seed");
+    writeFileSync(bad, "SUAxxx\n");
+    expect(() => loadApiConfig({ CRUMBS_NATS_ACCOUNT_SEED_FILE: bad })).toThrow(/must hold a NATS account seed/);
+    expect(() => loadApiConfig({ CRUMBS_NATS_ACCOUNT_SEED_FILE: file, CRUMBS_NATS_ACCOUNT_SEED: seed })).toThrow(/not both/);
   });
 });

@@ -1,6 +1,8 @@
+import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { ConfigError } from "./errors.ts";
 import { authConfigFrom, authEnvShape, type AuthConfig } from "./http/auth-config.ts";
+import { isAccountSeed } from "./nats-auth/index.ts";
 import { parseRetentionEnv, type RetentionPolicy } from "./retention/policy.ts";
 
 const envSchema = z.object({
@@ -17,12 +19,17 @@ const envSchema = z.object({
   HOST: z.string().min(1).default("0.0.0.0"),
   CRUMBS_TOKEN: z.string().min(8, "must be at least 8 characters").optional(),
   ...authEnvShape,
+  /** CRUMBS_NATS_ACCOUNT_SEED from a file (docker compose's nats-init volume), read once at start. */
+  CRUMBS_NATS_ACCOUNT_SEED_FILE: z.string().min(1).optional(),
   CRUMBS_BODY_LIMIT: z.coerce.number().int().min(1024).default(1024 * 1024),
   CRUMBS_SSE_PING_MS: z.coerce.number().int().min(10).default(15_000),
   CRUMBS_RELAY_POLL_MS: z.coerce.number().int().min(10).default(1_000),
   CRUMBS_RETENTION: z.string().optional(),
   CRUMBS_SWEEP_MS: z.coerce.number().int().min(10).default(5_000),
 });
+
+/** Every variable loadApiConfig reads; anything else in the environment is ignored. */
+export const API_ENV_VARS: readonly string[] = Object.keys(envSchema.shape);
 
 export interface ApiConfig {
   /** Unset: embedded PGlite in `pgliteDir`. */
@@ -67,11 +74,25 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
     port: e.PORT,
     host: e.HOST,
     ...(e.CRUMBS_TOKEN ? { token: e.CRUMBS_TOKEN } : {}),
-    auth: authConfigFrom(e),
+    auth: withSeedFile(authConfigFrom(e), e.CRUMBS_NATS_ACCOUNT_SEED_FILE),
     bodyLimitBytes: e.CRUMBS_BODY_LIMIT,
     ssePingMs: e.CRUMBS_SSE_PING_MS,
     relayPollMs: e.CRUMBS_RELAY_POLL_MS,
     retention,
     sweepMs: e.CRUMBS_SWEEP_MS,
   };
+}
+
+function withSeedFile(auth: AuthConfig, path: string | undefined): AuthConfig {
+  if (!path) return auth;
+  const name = "CRUMBS_NATS_ACCOUNT_SEED_FILE";
+  if (auth.natsAccountSeed) throw new ConfigError(name, "set CRUMBS_NATS_ACCOUNT_SEED or CRUMBS_NATS_ACCOUNT_SEED_FILE, not both");
+  let seed: string;
+  try {
+    seed = readFileSync(path, "utf8").trim();
+  } catch (err) {
+    throw new ConfigError(name, `cannot read ${path}: ${(err as { code?: string }).code ?? String(err)}`);
+  }
+  if (!isAccountSeed(seed)) throw new ConfigError(name, `${path} must hold a NATS account seed (SA...)`);
+  return { ...auth, natsAccountSeed: seed };
 }
