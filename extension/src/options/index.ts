@@ -34,7 +34,7 @@ async function load(): Promise<void> {
   const s = await chrome.storage.local.get(["apiUrl", "token", "natsWsUrl", "allowlist"]);
   fields.apiUrl.value = typeof s.apiUrl === "string" ? s.apiUrl : "http://127.0.0.1:8081";
   fields.token.value = typeof s.token === "string" ? s.token : "";
-  fields.natsWsUrl.value = typeof s.natsWsUrl === "string" ? s.natsWsUrl : "ws://127.0.0.1:8080";
+  fields.natsWsUrl.value = typeof s.natsWsUrl === "string" ? s.natsWsUrl : "ws://127.0.0.1:9222";
   fields.allowlist.value = Array.isArray(s.allowlist) ? s.allowlist.join("\n") : "";
 }
 

@@ -18,7 +18,7 @@ export const configSchema = z.object({
   natsWsUrl: z
     .string()
     .trim()
-    .regex(/^wss?:\/\/[^\s/]+/, "must be a ws:// or wss:// URL, e.g. ws://127.0.0.1:8080"),
+    .regex(/^wss?:\/\/[^\s/]+/, "must be a ws:// or wss:// URL, e.g. ws://127.0.0.1:9222"),
   allowlist: z.array(z.string().trim().min(1)).optional(),
   owner: z
     .string()
