@@ -42,10 +42,10 @@ export function idempotencyParam(
 
 /** `?selector=<JSON>`: validated and compiled by @crumbs/schemas (422 invalid_selector on anything wrong). */
 export function selectorParam(json: string | undefined): SelectorFilter | undefined {
-  if (json === undefined) return undefined;
+  // A blank `selector=` means no selector, like an absent one.
+  if (json === undefined || json.trim() === "") return undefined;
   const compiled = parseSelectorParam(json);
-  const spec = JSON.parse(json) as Selector;
-  return { spec, matches: (b) => compiled.matches(b) };
+  return { spec: compiled.selector, matches: (b) => compiled.matches(b) };
 }
 
 /** Query strings through zod; any failure is a 400 naming the parameter. */
