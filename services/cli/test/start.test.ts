@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { mkdtemp, readFile, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -5,10 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, waitFor } from "@crumbs/testkit";
 import { cleanEnv, LiveCli } from "./run-cli.ts";
 
+// A process that exited but was not reaped (its parent was killed and PID 1 here does not reap)
+// still answers kill(pid, 0); it counts as gone, so read its state instead.
 const alive = (pid: number) => {
   try {
-    process.kill(pid, 0);
-    return true;
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
   } catch {
     return false;
   }
