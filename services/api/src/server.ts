@@ -3,6 +3,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import { assembleApi, type Log } from "./assemble.ts";
 import type { ApiConfig } from "./config.ts";
 import type { Database } from "./db/database.ts";
+import { guardDriverFaults } from "./db/open.ts";
 
 export interface RunningApi {
   url: string;
@@ -16,6 +17,15 @@ export interface RunningApi {
  */
 export async function startApi(opts: { config: ApiConfig; database?: Database; log?: Log }): Promise<RunningApi> {
   const stack = await assembleApi(opts);
+  // The postgres driver's known uncaught TypeError (porsager/postgres#1154, #1208) must not
+  // kill the process; see db/postgres/fault-guard.ts. Every other uncaught error still exits.
+  const { database } = stack;
+  const unguard = database.recover
+    ? guardDriverFaults({
+        recover: (reason) => database.recover?.(reason),
+        log: opts.log ?? ((msg, err) => console.error(`[crumbs-api] ${msg}`, err ?? "")),
+      })
+    : () => {};
   try {
     const server = await listen(stack.app.fetch, opts.config.host, opts.config.port);
     const port = (server.address() as AddressInfo).port;
@@ -26,10 +36,12 @@ export async function startApi(opts: { config: ApiConfig; database?: Database; l
       async close() {
         await closeServer(server);
         await stack.close();
+        unguard();
       },
     };
   } catch (err) {
     await stack.close();
+    unguard();
     throw err;
   }
 }

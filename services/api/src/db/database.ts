@@ -17,6 +17,11 @@ export interface Database {
   runMigrations(migrationsFolder: string): Promise<void>;
   /** LISTEN on a channel (postgres only: PGlite has a single process, so nobody else writes). */
   listen?(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  /**
+   * Drops every connection; the next query opens fresh ones. For the process
+   * guard (postgres/fault-guard.ts) after the driver's uncaught TypeError.
+   */
+  recover?(reason: unknown): void;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -8,3 +8,5 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
   if ("databaseUrl" in opts) return openPostgres({ databaseUrl: opts.databaseUrl });
   return openPglite({ pgliteDir: opts.pgliteDir });
 }
+
+export { guardDriverFaults } from "./postgres/fault-guard.ts";
