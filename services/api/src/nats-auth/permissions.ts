@@ -1,17 +1,16 @@
+import {
+  extensionActionSubject,
+  extensionConsumerName,
+  extensionInboxPrefix,
+  EXTENSION_STREAM,
+} from "./extension-consumer.ts";
+import { assertSubjectToken } from "./subject-token.ts";
+
+export { assertSubjectToken, OWNER_PATTERN } from "./subject-token.ts";
+
 export interface SubjectPermissions {
   pub: string[];
   sub: string[];
-}
-
-/**
- * Owner names become one NATS subject token (`crumbs.<owner>.>`): a dot, a
- * wildcard or whitespace in one would widen every permission built from it.
- */
-export const OWNER_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-
-export function assertSubjectToken(owner: string): string {
-  if (!OWNER_PATTERN.test(owner)) throw new Error(`owner "${owner}" is not a valid subject token`);
-  return owner;
 }
 
 /** The API: publishes every owner's events, manages the stream, listens for wake-ups. */
@@ -26,22 +25,39 @@ export const runnerPermissions = (): SubjectPermissions => ({
   sub: ["crumbs.>", "_INBOX.>"],
 });
 
+export type OwnerClient = { kind: "agent" } | { kind: "extension"; extensionId: string };
+
 /**
- * An owner's client (extension, custom agent): core subscribe to its own
- * events only, nothing to publish (writes go through the HTTP API, which
- * checks the token's owner). Not granted, on purpose:
- * - `_INBOX.>`: the API's and runner's JetStream replies and pull deliveries
- *   (every owner's events) travel on inbox subjects;
- * - `$JS.API.>`: in nats-server 2.9 a consumer's filter subject cannot be
- *   bound by permissions, so consumer creation would open the whole stream.
- * Replay goes through `GET /v1/events` instead.
+ * An owner's client: core subscribe to its own events, nothing to publish on
+ * `crumbs.>` (writes go through the HTTP API, which checks the token's owner).
+ * Never granted: `_INBOX.>` (the API's and runner's JetStream replies carry
+ * every owner's events) and the JetStream API beyond the subjects below.
+ *
+ * An agent gets its owner's whole stream as core subscriptions; replay goes
+ * through `GET /v1/events`.
+ *
+ * An extension gets its action and chat-answer subjects, plus exactly what its
+ * one durable pull consumer needs. The create subject carries the filter
+ * (nats-server 2.9's `$JS.API.CONSUMER.CREATE.<stream>.<name>.<filter>`): the
+ * server refuses a request whose filter_subject differs from the subject's, so
+ * the permission binds the consumer to this owner's actions. INFO, MSG.NEXT and
+ * ACK name the durable, which carries the owner. Not granted: `$JS.API.INFO`
+ * (nats.ws skips it with `checkAPI: false`), the legacy
+ * `CONSUMER.DURABLE.CREATE` (no filter in the subject; nats.ws uses the new
+ * API on 2.9+), delete, stream and account calls.
  */
-export function ownerPermissions(owner: string, kind: "agent" | "extension" = "agent"): SubjectPermissions {
+export function ownerPermissions(owner: string, client: OwnerClient = { kind: "agent" }): SubjectPermissions {
   assertSubjectToken(owner);
-  // The extension needs the actions addressed to it and the agents' chat answers; an agent sees the owner's whole stream.
-  const sub =
-    kind === "extension"
-      ? [`crumbs.${owner}.*.browser.action.v1`, `crumbs.${owner}.*.agent.response.v1`]
-      : [`crumbs.${owner}.>`];
-  return { pub: [], sub };
+  if (client.kind === "agent") return { pub: [], sub: [`crumbs.${owner}.>`] };
+  const durable = extensionConsumerName(owner, client.extensionId);
+  const api = "$JS.API.CONSUMER";
+  return {
+    pub: [
+      `${api}.CREATE.${EXTENSION_STREAM}.${durable}.${extensionActionSubject(owner)}`,
+      `${api}.INFO.${EXTENSION_STREAM}.${durable}`,
+      `${api}.MSG.NEXT.${EXTENSION_STREAM}.${durable}`,
+      `$JS.ACK.${EXTENSION_STREAM}.${durable}.>`,
+    ],
+    sub: [`crumbs.${owner}.*.browser.action.v1`, `crumbs.${owner}.*.agent.response.v1`, `${extensionInboxPrefix(owner)}.>`],
+  };
 }

@@ -1,7 +1,17 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { ApiError } from "../../errors.ts";
-import { mintUser, ownerPermissions, OWNER_PATTERN } from "../../nats-auth/index.ts";
+import {
+  EXTENSION_ID_PATTERN,
+  EXTENSION_STREAM,
+  extensionActionSubject,
+  extensionConsumerName,
+  extensionInboxPrefix,
+  mintUser,
+  ownerPermissions,
+  OWNER_PATTERN,
+  type OwnerClient,
+} from "../../nats-auth/index.ts";
 import type { AppEnv } from "../context.ts";
 import { readJsonBody } from "../json-body.ts";
 import { parseBody } from "../params.ts";
@@ -10,10 +20,15 @@ import { parseBody } from "../params.ts";
  * Short-lived by default: the memory resolver cannot revoke one user, so a
  * revoked API key's NATS credentials stay valid until they expire.
  */
-const bodySchema = z.strictObject({
-  kind: z.enum(["agent", "extension"]).default("agent"),
-  ttl_seconds: z.number().int().min(60).max(86_400).default(3_600),
-});
+const bodySchema = z
+  .strictObject({
+    kind: z.enum(["agent", "extension"]).default("agent"),
+    /** The extension's durable consumer is named after it, so its credentials are bound to that one consumer. */
+    extension_id: z.string().regex(EXTENSION_ID_PATTERN, "must be 1-64 of A-Z a-z 0-9 _").optional(),
+    ttl_seconds: z.number().int().min(60).max(86_400).default(3_600),
+  })
+  .refine((b) => b.kind === "agent" || b.extension_id !== undefined, { path: ["extension_id"], message: 'is required with kind "extension"' })
+  .refine((b) => b.kind === "extension" || b.extension_id === undefined, { path: ["extension_id"], message: 'only with kind "extension"' });
 
 /** `POST /v1/nats/credentials` (subscribe scope): a NATS user limited to the token's owner's subjects. */
 export function natsCredentialRoutes(deps: { accountSeed?: string; bodyLimitBytes: number; now: () => Date }) {
@@ -29,14 +44,26 @@ export function natsCredentialRoutes(deps: { accountSeed?: string; bodyLimitByte
     if (!OWNER_PATTERN.test(owner)) {
       throw new ApiError("forbidden", 403, `owner "${owner}" cannot be expressed as a NATS subject token`);
     }
+    // The schema allows extension_id with kind "extension" only, and requires it there.
+    const client: OwnerClient = body.extension_id !== undefined ? { kind: "extension", extensionId: body.extension_id } : { kind: "agent" };
     const creds = mintUser({
       accountSeed: deps.accountSeed,
       name: `${owner}/${body.kind}/${actor}`,
-      permissions: ownerPermissions(owner, body.kind),
+      permissions: ownerPermissions(owner, client),
       ttlSeconds: body.ttl_seconds,
       now: deps.now(),
     });
-    return c.json({ owner, kind: body.kind, ...creds }, 201);
+    // What the extension must use for its consumer to fall inside the permissions.
+    const bus =
+      client.kind === "extension"
+        ? {
+            stream: EXTENSION_STREAM,
+            consumer: extensionConsumerName(owner, client.extensionId),
+            filter_subject: extensionActionSubject(owner),
+            inbox_prefix: extensionInboxPrefix(owner),
+          }
+        : undefined;
+    return c.json({ owner, kind: body.kind, ...creds, ...(bus ? { extension: bus } : {}) }, 201);
   });
   return app;
 }
