@@ -9,41 +9,27 @@ import { createPageContexts, type Row } from "../lib/seed-rows.ts";
 import { startStack } from "../lib/stack.ts";
 import { waitForOutboxDrained } from "../lib/outbox.ts";
 import { samplePgActivity } from "../lib/pg-sampler.ts";
+import { patchStatementForPgbench } from "./write-path-sql.ts";
 
 const ROWS = 1_000;
 const CLIENTS = 16;
 
 /**
- * The statements one PATCH runs (services/api/src/store/patch.ts + record-change.ts), as
- * drizzle/postgres-js send them, with the same parameter sizes. Client c owns the rows
- * n = c + 16k, like the API's clients, so neither side ever meets a version conflict. (pgbench reads
- * `:word` even inside string literals, hence chr(58) for the colons of the msg id.)
+ * What one PATCH sends: the row's single autocommit statement, built by the API's own code
+ * (write-path-sql.ts). Client c owns the rows n = c + 16k, like the API's clients, so neither
+ * side ever meets a version conflict. pgbench learns the row's id and version, and the time the
+ * API would take from its clock, with one indexed read before the statement.
  */
-const SCRIPT = String.raw`
+function pgbenchScript(statement: string): string {
+  return String.raw`
 \set n :client_id + 16 * random(0, 62)
 \if :n >= ${ROWS}
 \set n :n - 16
 \endif
-SELECT r.id AS bid, b.version AS bver FROM bench_rows r JOIN breadcrumbs b ON b.id = r.id WHERE r.n = :n \gset
-BEGIN;
-update "breadcrumbs" set "context" = :ctx, "version" = "breadcrumbs"."version" + 1, "updated_at" = now(), "updated_by" = 'admin' where ("breadcrumbs"."id" = :bid and "breadcrumbs"."owner" = 'default' and "breadcrumbs"."version" = :bver and ("breadcrumbs"."expires_at" is null or "breadcrumbs"."expires_at" > now())) returning "id", "owner", "schema_name", "title", "tags", "context", "llm_hints", "key", "version", "created_at", "updated_at", "created_by", "updated_by", "expires_at";
-WITH s AS (
-  UPDATE seq_counter SET value = value + 1 WHERE id = 1 RETURNING value
-), h AS (
-  INSERT INTO breadcrumb_history (seq, breadcrumb_id, owner, version, event, schema_name, tags, breadcrumb, at)
-  SELECT s.value, :bid::uuid, 'default', (:bver::int + 1), 'updated', 'browser.page.context.v1',
-         ARRAY(SELECT jsonb_array_elements_text(:tags::jsonb)),
-         :bc::jsonb, now()::timestamptz
-  FROM s RETURNING seq
-), n AS (
-  SELECT pg_notify('crumbs_outbox', '') AS sent
-)
-INSERT INTO outbox (seq, subject, msg_id, payload)
-SELECT h.seq, 'crumbs.default.updated.browser.page.context.v1', :bid::text || chr(58) || (:bver::int + 1)::text || chr(58) || 'updated', jsonb_set(:payload::jsonb, '{seq}', to_jsonb(h.seq))
-FROM h, n
-RETURNING seq::text AS seq;
-COMMIT;
+SELECT r.id AS bid, b.version AS bver, to_jsonb(clock_timestamp()) #>> '{}' AS bat FROM bench_rows r JOIN breadcrumbs b ON b.id = r.id WHERE r.n = :n \gset
+${statement}
 `;
+}
 
 export const writePath: Suite = {
   name: "write-path",
@@ -84,23 +70,18 @@ export const writePath: Suite = {
       // pgbench needs a way from its client's row number to the row; one indexed read outside the transaction.
       await sql`CREATE TABLE bench_rows (n int PRIMARY KEY, id uuid NOT NULL)`;
       await sql`INSERT INTO bench_rows ${sql(rows.map((r) => ({ n: r.n, id: r.id })))}`;
-      const sample = JSON.parse(lastBody) as Record<string, unknown>;
-      const event = { seq: 0, type: "breadcrumb.updated", id: sample.id, owner: "default", schema_name: sample.schema_name, title: sample.title, tags: sample.tags, version: sample.version, at: sample.updated_at, breadcrumb: sample };
+      if (!lastBody) throw new Error("no PATCH succeeded");
+      const statement = patchStatementForPgbench(pageContext(7, 2));
       await sql`VACUUM ANALYZE`;
-      log(`pgbench: ${seconds} s of the same transaction with ${CLIENTS} clients`);
+      log(`pgbench: ${seconds} s of the same statement with ${CLIENTS} clients`);
       const pgSampler = samplePgActivity(stack.db.url, stack.db.name);
       const pg = await pgbench({
         databaseUrl: stack.db.url,
-        script: SCRIPT,
+        script: pgbenchScript(statement.sql),
         clients: CLIENTS,
         threads: 2,
         seconds,
-        vars: {
-          ctx: JSON.stringify(pageContext(7, 2)),
-          tags: JSON.stringify(sample.tags),
-          bc: JSON.stringify(sample),
-          payload: JSON.stringify(event),
-        },
+        vars: statement.vars,
       });
       const pgActivity = await pgSampler.stop();
       log(`backends per sample during the API run: ${JSON.stringify(apiActivity)}`);

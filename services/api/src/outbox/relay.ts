@@ -124,19 +124,8 @@ export class OutboxRelay {
           for update skip locked`),
       );
       if (rows.length === 0) return "idle";
-      // One at a time, each acked before the next: pipelining would let a message after a
-      // rejected one land first, and its retry would then append out of seq order.
-      let done = 0;
-      let failure: unknown;
-      for (const row of rows) {
-        try {
-          await this.publish(row);
-          done++;
-        } catch (err) {
-          failure = err;
-          break;
-        }
-      }
+      // After a failure, one batch goes one at a time (always makes progress); otherwise pipelined.
+      const { done, failure } = this.failures > 0 ? await this.publishInTurn(rows) : await this.publishPipelined(rows);
       if (done > 0) {
         const seqs = JSON.stringify(rows.slice(0, done).map((r) => Number(r.seq)));
         await tx.execute(sql`
@@ -152,13 +141,43 @@ export class OutboxRelay {
     });
   }
 
-  private async publish(row: OutboxRow): Promise<void> {
+  /**
+   * All rows in flight at once, in seq order on one connection (JetStream stores one
+   * connection's publishes in the order sent). Each row but the first expects the
+   * stream's last message to be the row before it, so if a row is rejected, every
+   * row after it is rejected too: nothing can land ahead of a gap. The first row
+   * needs no check, every row before it is acked already. Only the acked prefix is
+   * marked; the rest is retried, and Nats-Msg-Id dedup makes republishing harmless.
+   */
+  private async publishPipelined(rows: OutboxRow[]): Promise<Published> {
+    const acks = await Promise.allSettled(rows.map((row, i) => this.publish(row, rows[i - 1]?.msg_id)));
+    const firstFailed = acks.findIndex((a) => a.status === "rejected");
+    if (firstFailed === -1) return { done: rows.length };
+    return { done: firstFailed, failure: (acks[firstFailed] as PromiseRejectedResult).reason };
+  }
+
+  /** One at a time, each acked before the next: the careful path after a failure. */
+  private async publishInTurn(rows: OutboxRow[]): Promise<Published> {
+    let done = 0;
+    for (const row of rows) {
+      try {
+        await this.publish(row);
+        done++;
+      } catch (failure) {
+        return { done, failure };
+      }
+    }
+    return { done };
+  }
+
+  private async publish(row: OutboxRow, previousMsgId?: string): Promise<void> {
     const h = natsHeaders();
     h.set("Content-Type", "application/json");
     await this.opts.nats.js.publish(row.subject, this.enc.encode(JSON.stringify(row.payload)), {
       msgID: row.msg_id,
       headers: h,
       timeout: this.opts.publishTimeoutMs ?? 3_000,
+      ...(previousMsgId !== undefined ? { expect: { lastMsgID: previousMsgId } } : {}),
     });
   }
 
@@ -172,3 +191,9 @@ export class OutboxRelay {
 }
 
 type Outcome = "idle" | "more" | "busy" | "failed";
+
+interface Published {
+  /** Rows acked, a prefix of the batch. */
+  done: number;
+  failure?: unknown;
+}

@@ -1,9 +1,10 @@
-import { and, eq, type SQL } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { breadcrumbs } from "../db/schema.ts";
 import { NotFoundError, VersionMismatchError } from "../errors.ts";
-import { breadcrumbFromRow, iso } from "./breadcrumb-json.ts";
+import { iso } from "./breadcrumb-json.ts";
 import type { StoreDeps } from "./store-deps.ts";
 import { runWrite, type WriteResult } from "./write.ts";
+import { executeWrite } from "./write-statement.ts";
 
 /** Removes the current row; history keeps every version and gains a `deleted` event carrying the last one. */
 export async function deleteBreadcrumb(
@@ -11,26 +12,24 @@ export async function deleteBreadcrumb(
   args: { owner: string; id: string; expectedVersion?: number },
 ): Promise<WriteResult> {
   const { owner, id, expectedVersion } = args;
-  return runWrite(deps, owner, undefined, async (tx) => {
-    const conditions: SQL[] = [eq(breadcrumbs.id, id), eq(breadcrumbs.owner, owner)];
-    if (expectedVersion !== undefined) conditions.push(eq(breadcrumbs.version, expectedVersion));
-    const [row] = await tx
-      .delete(breadcrumbs)
-      .where(and(...conditions))
-      .returning();
-    if (!row) {
-      const [current] = await tx
+  const { db } = deps.database;
+  return runWrite(deps, owner, undefined, async () => {
+    const versionCheck = expectedVersion !== undefined ? sql` AND version = ${expectedVersion}::int` : sql``;
+    const written = await executeWrite(db, {
+      owner,
+      type: "deleted",
+      at: iso(deps.now()),
+      mutation: sql`DELETE FROM breadcrumbs WHERE id = ${id}::uuid AND owner = ${owner}${versionCheck}`,
+    });
+    if (!written) {
+      // Only on a miss: tells 404 from 412. The delete itself never read first.
+      const [current] = await db
         .select({ version: breadcrumbs.version })
         .from(breadcrumbs)
         .where(and(eq(breadcrumbs.id, id), eq(breadcrumbs.owner, owner)));
       if (!current) throw new NotFoundError(`breadcrumb ${id} not found`);
       throw new VersionMismatchError(current.version);
     }
-    return {
-      type: "deleted",
-      breadcrumb: breadcrumbFromRow(row),
-      at: iso(deps.now()),
-      response: { status: 204, body: null, etag: null },
-    };
+    return { status: 204, body: null, etag: null };
   });
 }

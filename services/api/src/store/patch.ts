@@ -3,18 +3,21 @@ import type { z } from "zod";
 import type { Breadcrumb, patchBreadcrumbBodySchema } from "@crumbs/schemas";
 import { breadcrumbs } from "../db/schema.ts";
 import { NotFoundError, VersionMismatchError } from "../errors.ts";
-import { breadcrumbFromRow } from "./breadcrumb-json.ts";
+import { iso } from "./breadcrumb-json.ts";
 import type { IdempotencyInput } from "./idempotency.ts";
+import { notExpired } from "./read.ts";
+import { textArray } from "./sql-helpers.ts";
 import type { StoreDeps } from "./store-deps.ts";
 import { etagOf, runWrite, type WriteResult } from "./write.ts";
-import { notExpired } from "./read.ts";
+import { executeWrite, jsonbOrNull } from "./write-statement.ts";
+import { schemaGuard, type ContentCheck } from "./write-schema-guard.ts";
 
 export type PatchInput = z.infer<typeof patchBreadcrumbBodySchema>;
 
 /**
- * Optimistic update in one statement: `UPDATE ... WHERE id AND owner AND
- * version = expected`. Never read-then-write; the read after a miss only
- * tells 404 from 412.
+ * Optimistic update in one autocommit statement: `UPDATE ... WHERE id AND owner
+ * AND version = expected` plus its history, outbox and seq (see executeWrite).
+ * Never read-then-write; the read after a miss only tells 404 from 412 (or 422).
  */
 export async function patchBreadcrumb(
   deps: StoreDeps,
@@ -24,44 +27,46 @@ export async function patchBreadcrumb(
     id: string;
     expectedVersion: number;
     body: PatchInput;
-    /** Checks the resulting breadcrumb (known-schema context) before anything commits. */
-    validate?: (b: Breadcrumb) => void;
+    /**
+     * Checks a new context against the row's schema (422 when it refuses). The row's schema
+     * is not read first: the update applies only where the row's schema is one this accepts.
+     */
+    validate?: ContentCheck;
     idempotency?: IdempotencyInput;
   },
 ): Promise<WriteResult> {
-  const { owner, actor, id, expectedVersion, body } = args;
-  return runWrite(deps, owner, args.idempotency, async (tx) => {
-    const set: Omit<Partial<typeof breadcrumbs.$inferInsert>, "version"> & { version: SQL } = {
-      version: sql`${breadcrumbs.version} + 1`,
-      updated_at: deps.now(),
-      updated_by: actor,
-    };
-    if (body.title !== undefined) set.title = body.title;
-    if (body.tags !== undefined) set.tags = body.tags;
-    if (body.context !== undefined) set.context = body.context as Record<string, unknown>;
-    if (body.llm_hints !== undefined) set.llm_hints = body.llm_hints as Record<string, unknown> | null;
-    const [row] = await tx
-      .update(breadcrumbs)
-      .set(set)
-      .where(
-        and(eq(breadcrumbs.id, id), eq(breadcrumbs.owner, owner), eq(breadcrumbs.version, expectedVersion), notExpired()),
-      )
-      .returning();
-    if (!row) {
-      const [current] = await tx
-        .select({ version: breadcrumbs.version })
+  const { owner, actor, id, expectedVersion, body, idempotency } = args;
+  const { db } = deps.database;
+  const guard = args.validate && body.context !== undefined ? schemaGuard(args.validate, body.context) : undefined;
+  return runWrite(deps, owner, idempotency, async () => {
+    const at = iso(deps.now());
+    const set: SQL[] = [sql`version = version + 1`, sql`updated_at = ${at}::timestamptz`, sql`updated_by = ${actor}`];
+    if (body.title !== undefined) set.push(sql`title = ${body.title}`);
+    if (body.tags !== undefined) set.push(sql`tags = ${textArray(body.tags)}`);
+    if (body.context !== undefined) set.push(sql`context = ${JSON.stringify(body.context)}::jsonb`);
+    if (body.llm_hints !== undefined) set.push(sql`llm_hints = ${jsonbOrNull(body.llm_hints)}`);
+    const written = await executeWrite(db, {
+      owner,
+      type: "updated",
+      at,
+      idempotency: idempotency && { ...idempotency, status: 200 },
+      mutation: sql`
+        UPDATE breadcrumbs SET ${sql.join(set, sql`, `)}
+        WHERE id = ${id}::uuid AND owner = ${owner} AND version = ${expectedVersion}::int
+          AND (expires_at IS NULL OR expires_at > now())${guard ? sql` AND ${guard}` : sql``}`,
+    });
+    if (!written) {
+      const [current] = await db
+        .select({ version: breadcrumbs.version, schema_name: breadcrumbs.schema_name })
         .from(breadcrumbs)
         .where(and(eq(breadcrumbs.id, id), eq(breadcrumbs.owner, owner), notExpired()));
       if (!current) throw new NotFoundError(`breadcrumb ${id} not found`);
+      if (current.version === expectedVersion && body.context !== undefined) {
+        // The version matched, so the schema guard refused: the check throws the 422 it describes.
+        args.validate?.({ schema_name: current.schema_name, context: body.context as Breadcrumb["context"] });
+      }
       throw new VersionMismatchError(current.version);
     }
-    const breadcrumb = breadcrumbFromRow(row);
-    args.validate?.(breadcrumb);
-    return {
-      type: "updated",
-      breadcrumb,
-      at: breadcrumb.updated_at,
-      response: { status: 200, body: breadcrumb, etag: etagOf(row.version) },
-    };
+    return { status: 200, body: written.breadcrumb, etag: etagOf(written.breadcrumb.version) };
   });
 }

@@ -1,8 +1,7 @@
-import type { Breadcrumb } from "@crumbs/schemas";
-import type { Tx } from "../db/database.ts";
-import { findIdempotent, IdempotencyRace, saveIdempotent, type IdempotencyInput, type StoredResponse } from "./idempotency.ts";
-import { recordChange, type ChangeType } from "./record-change.ts";
+import { ApiError } from "../errors.ts";
+import { findIdempotent, type IdempotencyInput, type StoredResponse } from "./idempotency.ts";
 import type { StoreDeps } from "./store-deps.ts";
+import { isUniqueViolation } from "./write-statement.ts";
 
 export interface WriteResult {
   response: StoredResponse;
@@ -10,23 +9,20 @@ export interface WriteResult {
   replayed: boolean;
 }
 
-export interface Change {
-  type: ChangeType;
-  breadcrumb: Breadcrumb;
-  at: string;
-  response: StoredResponse;
-}
-
 /**
- * Runs one write transaction: `mutate` changes the breadcrumbs table and
- * describes the change; then the idempotency row, then history + outbox as the
- * last statement. Any throw rolls everything back.
+ * Runs one write. `write` sends it as a single autocommit statement (see
+ * executeWrite), saving the idempotency row in that statement when a key is given.
+ *
+ * Idempotency: a key committed earlier replays its stored response. When a
+ * request with the same key commits first while this one runs, this one fails
+ * (unique violation on the key, or 404/409/412 because the first one already
+ * changed the row); the stored response of the first is then the answer.
  */
 export async function runWrite(
   deps: StoreDeps,
   owner: string,
   idem: IdempotencyInput | undefined,
-  mutate: (tx: Tx) => Promise<Change>,
+  write: () => Promise<StoredResponse>,
 ): Promise<WriteResult> {
   const { db } = deps.database;
   if (idem) {
@@ -34,16 +30,11 @@ export async function runWrite(
     if (earlier) return { response: earlier, replayed: true };
   }
   try {
-    const response = await db.transaction(async (tx) => {
-      const change = await mutate(tx);
-      if (idem) await saveIdempotent(tx, owner, idem, change.response);
-      await recordChange(tx, change.type, change.breadcrumb, change.at);
-      return change.response;
-    });
+    const response = await write();
     deps.afterCommit?.(owner);
     return { response, replayed: false };
   } catch (err) {
-    if (!(err instanceof IdempotencyRace) || !idem) throw err;
+    if (!idem || !(isUniqueViolation(err) || err instanceof ApiError)) throw err;
     const earlier = await findIdempotent(db, owner, idem);
     if (!earlier) throw err;
     return { response: earlier, replayed: true };

@@ -1,0 +1,34 @@
+import { sql, type SQL } from "drizzle-orm";
+import { knownContextSchemas, type Breadcrumb } from "@crumbs/schemas";
+import { textArray } from "./sql-helpers.ts";
+
+/** Throws (e.g. 422 schema_validation_failed) when a context does not suit a schema. */
+export type ContentCheck = (b: Pick<Breadcrumb, "schema_name" | "context">) => void;
+
+/** Any name that is not a known schema: unknown schemas all accept the same contexts. */
+const UNKNOWN_SCHEMA = "crumbs.any-unknown-schema.v1";
+
+/**
+ * A WHERE clause on `schema_name` admitting exactly the schemas whose check accepts
+ * `context` (undefined: all of them). A PATCH replaces the context wholesale but does
+ * not know the row's schema without reading it; with this clause the check still
+ * happens before anything commits, and the update stays one statement.
+ */
+export function schemaGuard(check: ContentCheck, context: unknown): SQL | undefined {
+  const accepts = (schema_name: string) => {
+    try {
+      check({ schema_name, context: context as Breadcrumb["context"] });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const known = Object.keys(knownContextSchemas);
+  if (known.includes(UNKNOWN_SCHEMA)) throw new Error(`${UNKNOWN_SCHEMA} must not be a known schema`);
+  const accepted = known.filter(accepts);
+  if (accepts(UNKNOWN_SCHEMA)) {
+    const refused = known.filter((k) => !accepted.includes(k));
+    return refused.length === 0 ? undefined : sql`schema_name <> ALL(${textArray(refused)})`;
+  }
+  return accepted.length === 0 ? sql`false` : sql`schema_name = ANY(${textArray(accepted)})`;
+}

@@ -1,0 +1,147 @@
+import { sql, type SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
+import { subjectFor, type Breadcrumb } from "@crumbs/schemas";
+import { rowsOf, type Executor } from "../db/database.ts";
+import type { IdempotencyInput } from "./idempotency.ts";
+import type { ChangeType } from "./record-change.ts";
+
+/** A jsonb parameter; null and undefined become SQL NULL (never the JSON value null). */
+export const jsonbOrNull = (value: unknown): SQL =>
+  value == null ? sql`NULL::jsonb` : sql`${JSON.stringify(value)}::jsonb`;
+
+/** An ISO-8601 UTC string with milliseconds, exactly what `Date.prototype.toISOString` gives. */
+const isoSql = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * The contract JSON of the row `w` (what `breadcrumbFromRow` builds in JS): optional
+ * fields are absent, never null. Built in SQL because the history row, the outbox
+ * payload and the idempotency response are written in the same statement as the row.
+ */
+const BREADCRUMB_JSON = sql`
+  jsonb_build_object(
+    'id', w.id, 'owner', w.owner, 'schema_name', w.schema_name, 'title', w.title,
+    'tags', to_jsonb(w.tags), 'context', w.context, 'version', w.version,
+    'created_at', ${isoSql(sql`w.created_at`)}, 'updated_at', ${isoSql(sql`w.updated_at`)},
+    'created_by', w.created_by, 'updated_by', w.updated_by)
+  || CASE WHEN w.llm_hints IS NULL OR jsonb_typeof(w.llm_hints) = 'null' THEN '{}'::jsonb
+          ELSE jsonb_build_object('llm_hints', w.llm_hints) END
+  || CASE WHEN w.key IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('key', w.key) END
+  || CASE WHEN w.expires_at IS NULL THEN '{}'::jsonb
+          ELSE jsonb_build_object('expires_at', ${isoSql(sql`w.expires_at`)}) END`;
+
+export interface WriteStatement {
+  owner: string;
+  type: ChangeType;
+  /** `INSERT/UPDATE/DELETE ... breadcrumbs ...` matching at most one row, without RETURNING. */
+  mutation: SQL;
+  /** The event's `at` (ISO string). */
+  at: string;
+  idempotency?: IdempotencyInput & { status: number };
+}
+
+export interface WrittenRow {
+  breadcrumb: Breadcrumb;
+  seq: number;
+}
+
+/**
+ * One write as ONE autocommit statement: the breadcrumbs change, then (only when it
+ * hit a row) the idempotency row, the seq counter, history, outbox and the NOTIFY.
+ *
+ * Why one statement: the single `seq_counter` row lock makes seq order equal commit
+ * order, and it is held from the counter UPDATE to the end of the commit. In one
+ * statement the server commits right after it, so the lock never waits on a client
+ * round trip. Each CTE feeds the next, which fixes their order: the counter is bumped
+ * after the row change and after the idempotency insert (which may wait on a
+ * concurrent request with the same key; waiting there while holding the counter
+ * would deadlock with that request), and nothing is written when the change hit no row.
+ * A failure anywhere (e.g. the idempotency key's unique violation) rolls back all of it.
+ *
+ * Returns undefined when the mutation matched no row.
+ */
+export async function executeWrite(db: Executor, w: WriteStatement): Promise<WrittenRow | undefined> {
+  // Validates the owner as a subject token; the schema name was validated when the row was created.
+  const subjectPrefix = subjectFor(w.owner, w.type, "x.v1").slice(0, -"x.v1".length);
+  const idem = w.idempotency;
+  const idemCte = idem
+    ? sql`, i AS (
+        INSERT INTO idempotency_keys (owner, key, fingerprint, status, response, etag)
+        SELECT ${w.owner}::text, ${idem.key}::text, ${idem.fingerprint}::text, ${idem.status}::smallint,
+               ${idem.status === 204 ? sql`NULL::jsonb` : sql`b.j`},
+               ${idem.status === 204 ? sql`NULL::text` : sql`'"' || b.version::text || '"'`}
+        FROM b RETURNING 1)`
+    : sql``;
+  const result = await runPrepared(db, sql`
+    WITH w AS (${w.mutation} RETURNING *),
+    b AS (SELECT w.id, w.owner, w.version, w.schema_name, w.tags, ${BREADCRUMB_JSON} AS j FROM w)
+    ${idemCte},
+    s AS (
+      UPDATE seq_counter SET value = value + 1
+      WHERE id = 1 AND EXISTS (SELECT 1 FROM ${idem ? sql`i` : sql`b`})
+      RETURNING value
+    ), h AS (
+      INSERT INTO breadcrumb_history (seq, breadcrumb_id, owner, version, event, schema_name, tags, breadcrumb, at)
+      SELECT s.value, b.id, b.owner, b.version, ${w.type}::text, b.schema_name, b.tags, b.j, ${w.at}::timestamptz
+      FROM s, b RETURNING seq
+    ), n AS (
+      -- Delivered at commit: wakes the relays of other replicas.
+      SELECT pg_notify('crumbs_outbox', '') AS sent
+    ), o AS (
+      INSERT INTO outbox (seq, subject, msg_id, payload)
+      SELECT h.seq, ${subjectPrefix}::text || b.schema_name,
+             b.id::text || ':' || b.version::text || ':' || ${w.type}::text,
+             jsonb_build_object('seq', h.seq, 'type', ${`breadcrumb.${w.type}`}::text, 'id', b.id, 'owner', b.owner,
+               'schema_name', b.schema_name, 'title', b.j -> 'title', 'tags', b.j -> 'tags',
+               'version', b.version, 'at', ${w.at}::text, 'breadcrumb', b.j)
+      FROM h, b, n RETURNING seq
+    )
+    SELECT b.j AS breadcrumb,
+           -- A missing counter row must not leave a row change without its event: fail the statement.
+           CASE WHEN o.seq IS NULL THEN ('seq_counter row missing, run the migrations ' || b.id::text)::bigint
+                ELSE o.seq END::text AS seq
+    FROM b LEFT JOIN o ON true`);
+  const row = rowsOf<{ breadcrumb: unknown; seq: string }>(result)[0];
+  if (!row) return undefined;
+  const j = typeof row.breadcrumb === "string" ? (JSON.parse(row.breadcrumb) as Record<string, unknown>) : row.breadcrumb;
+  return { breadcrumb: contractOrder(j as Record<string, unknown>), seq: Number(row.seq) };
+}
+
+const dialect = new PgDialect();
+
+interface PostgresJsClient {
+  unsafe(query: string, params: unknown[], options: { prepare: boolean }): Promise<unknown>;
+}
+
+/**
+ * drizzle sends every query as an unnamed statement, and postgres-js then asks the
+ * server for its parameter types first: two round trips per query. On postgres-js the
+ * write statement is run as a named prepared statement instead (cached per connection,
+ * same serializers and parsers as drizzle's), so a write is one round trip. Anything
+ * else (PGlite, a transaction) goes through drizzle.
+ */
+async function runPrepared(db: Executor, query: SQL): Promise<unknown> {
+  const client = (db as { $client?: Partial<PostgresJsClient> }).$client;
+  if (typeof client?.unsafe !== "function") return db.execute(query);
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  return (client as PostgresJsClient).unsafe(text, params, { prepare: true });
+}
+
+const KEY_ORDER = [
+  "id", "owner", "schema_name", "title", "tags", "context", "llm_hints", "key",
+  "version", "created_at", "updated_at", "created_by", "updated_by", "expires_at",
+] as const;
+
+/** jsonb sorts keys by length; responses keep the contract's order (as `breadcrumbFromRow` does). */
+function contractOrder(j: Record<string, unknown>): Breadcrumb {
+  const out: Record<string, unknown> = {};
+  for (const k of KEY_ORDER) if (j[k] !== undefined) out[k] = j[k];
+  return out as Breadcrumb;
+}
+
+/** A Postgres unique violation, through drizzle's error wrapping. */
+export function isUniqueViolation(err: unknown): boolean {
+  for (let e = err, i = 0; e && i < 6; e = (e as { cause?: unknown }).cause, i++) {
+    if ((e as { code?: unknown }).code === "23505") return true;
+  }
+  return false;
+}
