@@ -1,9 +1,10 @@
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import type { BrowserContext, Page, Worker } from "playwright-core";
-import { loadApiConfig, startApi, type RunningApi } from "@crumbs/api";
+import { createNatsTrust, loadApiConfig, mintRunnerUser, startApi, type RunningApi } from "@crumbs/api";
 import { silentLogger, startRunner, type Runner } from "@crumbs/runner";
 import { NatsServer, createTestDatabase, launchChromium, waitFor, type TestDatabase } from "@crumbs/testkit";
 import { FakeOpenAI } from "../../../agents/runner/test/fake-openai.ts";
@@ -57,15 +58,24 @@ export interface E2E {
 
 const isOurs = (w: Worker) => w.url().startsWith("chrome-extension://") && w.url().endsWith("/background.js");
 
-export async function startE2E(): Promise<E2E> {
+export interface E2EOptions {
+  /**
+   * A locked nats-server (decentralized JWT auth, as docker compose ships it): the API mints
+   * per-owner credentials, the runner uses its own .creds, the extension must ask for its own.
+   */
+  locked?: boolean;
+}
+
+export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
   ensureBuilt();
   const cleanups: Array<() => Promise<unknown>> = [];
   const close = async () => {
     for (const c of cleanups.reverse()) await c().catch(() => {});
   };
   try {
+    const trust = opts.locked ? createNatsTrust() : undefined;
     const [nats, db, fake, pages] = await Promise.all([
-      NatsServer.start({ websocket: true }),
+      NatsServer.start({ websocket: true, ...(trust ? { extraConfig: trust.serverConfig } : {}) }),
       createTestDatabase("crumbs_ext_e2e"),
       FakeOpenAI.start(),
       startFixtureServer(join(here, "pages"), async (name) =>
@@ -80,7 +90,15 @@ export async function startE2E(): Promise<E2E> {
       HOST: "127.0.0.1",
       CRUMBS_TOKEN: TOKEN,
       CRUMBS_RELAY_POLL_MS: "50",
+      ...(trust ? { CRUMBS_NATS_ACCOUNT_SEED: trust.accountSeed } : {}),
     });
+    let natsCreds: string | undefined;
+    if (trust) {
+      const dir = await mkdtemp(join(tmpdir(), "crumbs-e2e-creds-"));
+      cleanups.push(() => rm(dir, { recursive: true, force: true }));
+      natsCreds = join(dir, "runner.creds");
+      await writeFile(natsCreds, mintRunnerUser(trust.accountSeed).creds, { mode: 0o600 });
+    }
     const api = await startApi({ config, log: () => {} });
     cleanups.push(() => api.close());
     const client = createApi({ apiUrl: api.url, token: TOKEN });
@@ -88,6 +106,7 @@ export async function startE2E(): Promise<E2E> {
       crumbsUrl: api.url,
       token: TOKEN,
       natsUrl: nats.url,
+      ...(natsCreds ? { natsCreds } : {}),
       openaiBaseUrl: fake.url,
       openrouterBaseUrl: fake.url,
       openrouterApiKey: "or-test-key",

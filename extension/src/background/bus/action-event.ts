@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { browserActionContextSchema } from "@crumbs/schemas";
+// The subpath, not the index: the index pulls the llm_hints engine (handlebars, JSONPath) into the worker.
+import { browserActionContextSchema } from "@crumbs/schemas/browser-action";
 import type { InboxEntry } from "./inbox.ts";
 
 // A browser.action.v1 event from NATS (DESIGN.md "Events on NATS") turned into an inbox entry.

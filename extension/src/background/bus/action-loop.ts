@@ -3,18 +3,25 @@ import { decodeAction } from "./action-event.ts";
 import { logActivity } from "./activity.ts";
 import { accept } from "./inbox.ts";
 
-// The action subscription: a durable JetStream consumer named after the extension on
+// The action subscription: a durable JetStream consumer named after the owner and the extension on
 // `crumbs.<owner>.created.browser.action.v1`, filtered here by the `extension:<id>` tag. An action
 // is stored (with its request_id) before the ack, so a redelivery after a crash is recognised and
 // an action written while NATS or the browser was down is delivered when both are back.
 
 export const STREAM = "CRUMBS";
-export const consumerName = (extensionId: string) => `crumbs-ext-${extensionId}`;
+/**
+ * Owner and extension: a published extension has the same id in every browser, so the id alone
+ * would be one durable shared by owners. Same formula as the API's (services/api nats-auth), whose
+ * extension credentials allow this consumer only.
+ */
+export const consumerName = (owner: string, extensionId: string) => `crumbs-ext-${owner}-${extensionId}`;
 export const actionSubject = (owner: string) => `crumbs.${owner}.created.browser.action.v1`;
 
 export interface ActionLoopOptions {
   owner: string;
   extensionId: string;
+  /** The durable's name (the one the NATS credentials allow). */
+  consumer: string;
   /** Called after an action was stored, to start the runner. */
   onAccepted(): void;
 }
@@ -26,7 +33,8 @@ export interface ActionLoopOptions {
 const ACK_WAIT = nanos(5_000);
 
 async function ensureConsumer(nc: NatsConnection, name: string, filter: string): Promise<void> {
-  const jsm = await nc.jetstreamManager();
+  // No account-info probe ($JS.API.INFO): per-owner credentials allow only this consumer's calls.
+  const jsm = await nc.jetstreamManager({ checkAPI: false });
   const existing = await jsm.consumers.info(STREAM, name).catch(() => undefined);
   if (existing) {
     if (existing.config.filter_subject !== filter || existing.config.ack_wait !== ACK_WAIT) {
@@ -48,7 +56,7 @@ async function ensureConsumer(nc: NatsConnection, name: string, filter: string):
 export function startActionLoop(nc: NatsConnection, opts: ActionLoopOptions): { stop(): Promise<void> } {
   let stopped = false;
   let messages: ConsumerMessages | undefined;
-  const name = consumerName(opts.extensionId);
+  const name = opts.consumer;
 
   const handle = async (msg: JsMsg) => {
     let payload: unknown;

@@ -9,6 +9,7 @@ import { ensureAlarm, holdWorker, KEEPALIVE_ALARM, releaseWorker } from "./keepa
 import { syncMask } from "./mask.ts";
 import { panelRequestSchema, type PanelRequest, type PanelResponse } from "./messages.ts";
 import { NatsLink } from "./nats-connection.ts";
+import { consumerFor } from "./nats-credentials.ts";
 import { ownerOf } from "./owner.ts";
 import { setStatus } from "./status.ts";
 
@@ -30,7 +31,7 @@ export function startBus(): Bus {
   const kick = () => void runner.kick().catch(() => {});
 
   const link = new NatsLink({
-    async session(nc, conn) {
+    async session(nc, conn, auth) {
       // The owner comes from the API; retry while it is away, as long as NATS is up.
       let owner: string | undefined;
       for (let i = 0; !owner && !nc.isClosed(); i++) {
@@ -43,7 +44,7 @@ export function startBus(): Bus {
       if (!owner) return { stop: async () => {} };
       await setStatus("api", "connected", conn.config.apiUrl);
       kick();
-      return startActionLoop(nc, { owner, extensionId, onAccepted: kick });
+      return startActionLoop(nc, { owner, extensionId, consumer: consumerFor(auth, owner, extensionId), onAccepted: kick });
     },
     onReconnect: kick,
     onOpen: holdWorker,
