@@ -49,6 +49,7 @@ describe("command line", () => {
     [["tail", "--selector", "[1]"], "must be a JSON object"],
     [["replay", "--publish", "a.*"], "invalid --publish prefix"],
     [["agents", "remove", "x"], "usage: crumbs agents"],
+    [["keys", "nats-creds", "--kind", "extension"], "--kind extension needs --extension-id"],
   ])("rejects %j with exit 2", async (argv, message) => {
     const r = await cli(...argv);
     expect(r.code).toBe(2);

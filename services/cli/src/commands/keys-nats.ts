@@ -41,12 +41,24 @@ const credsSchema = z.object({ creds: z.string(), expires_at: z.string().nullabl
 
 /** `keys nats-creds`: prints the .creds file the API mints for this token's owner. */
 export async function natsCreds(args: string[], ctx: CliContext, usage: string, http: HttpClient) {
-  const { values } = parseCommandArgs(args, { kind: { type: "string" }, ttl: { type: "string" } }, usage);
+  const { values } = parseCommandArgs(
+    args,
+    { kind: { type: "string" }, ttl: { type: "string" }, "extension-id": { type: "string" } },
+    usage,
+  );
   if (values.kind !== undefined && values.kind !== "agent" && values.kind !== "extension") {
     throw new UsageError(`--kind must be agent or extension\n\n${usage}`);
   }
+  // Extension credentials are bound to one extension's durable consumer, so the API needs its id.
+  if (values.kind === "extension" && !values["extension-id"]) {
+    throw new UsageError(`--kind extension needs --extension-id ID\n\n${usage}`);
+  }
   const res = await http.json("POST", "/v1/nats/credentials", {
-    body: { ...(values.kind ? { kind: values.kind } : {}), ...(values.ttl ? { ttl_seconds: Number(values.ttl) } : {}) },
+    body: {
+      ...(values.kind ? { kind: values.kind } : {}),
+      ...(values["extension-id"] ? { extension_id: values["extension-id"] } : {}),
+      ...(values.ttl ? { ttl_seconds: Number(values.ttl) } : {}),
+    },
   });
   const parsed = credsSchema.safeParse(res.body);
   if (!parsed.success) throw new CliError("invalid_response", "unexpected credentials answer");

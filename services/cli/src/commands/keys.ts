@@ -11,7 +11,7 @@ const usage = `usage: crumbs keys create --owner OWNER --scopes ${SCOPES.join(",
        crumbs keys list [--owner OWNER] [--json]
        crumbs keys revoke ID
        crumbs keys nats-init --out DIR
-       crumbs keys nats-creds [--kind agent|extension] [--ttl SECONDS]
+       crumbs keys nats-creds [--kind agent|extension --extension-id ID] [--ttl SECONDS]
 
 API keys (admin scope; CRUMBS_URL, CRUMBS_TOKEN). create prints the token ONCE: only its sha256 is stored.
 The admin of owner "default" (CRUMBS_TOKEN) manages every owner's keys; another owner's admin key only its own,
