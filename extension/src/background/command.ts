@@ -1,32 +1,14 @@
 import { z } from "zod";
+import { BROWSER_ACTIONS } from "@crumbs/schemas/browser-action";
 import { actionErrorCodeSchema } from "../content/action-error.ts";
-
-/** Actions that run in a page's content script, on an element (ref/selector) or the page. */
-export const ELEMENT_ACTIONS = [
-  "click",
-  "dblclick",
-  "fill",
-  "type",
-  "press",
-  "hover",
-  "focus",
-  "check",
-  "uncheck",
-  "select",
-  "scroll",
-  "submit",
-  "wait_for",
-  "extract",
-  "get",
-  "is",
-] as const;
 
 /** Actions the worker runs with chrome.tabs; `tab` is seed 001's form (`params.action`). */
 export const TAB_ACTIONS = ["open", "tab_new", "tab_list", "tab_switch", "tab_close", "tab"] as const;
 
 /** A command in seed 001's form: `{type: "click", params: {ref: "e3"}}`, optionally aimed at a tab. */
 export const commandSchema = z.object({
-  type: z.enum(["snapshot", ...ELEMENT_ACTIONS, ...TAB_ACTIONS]),
+  // Every action of the contract, plus seed 001's `tab` form.
+  type: z.enum([...BROWSER_ACTIONS, "tab"]),
   params: z.record(z.string(), z.unknown()).default({}),
   tab_id: z.number().int().optional(),
 });

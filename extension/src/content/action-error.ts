@@ -1,16 +1,7 @@
-import { z } from "zod";
+import type { ActionErrorCode } from "@crumbs/schemas/action-result";
 
-/** The error codes of browser.action.result.v1 (DESIGN.md, contract). */
-export const actionErrorCodeSchema = z.enum([
-  "stale_ref",
-  "not_found",
-  "not_actionable",
-  "cross_origin",
-  "blocked_by_policy",
-  "timeout",
-  "invalid_params",
-]);
-export type ActionErrorCode = z.infer<typeof actionErrorCodeSchema>;
+// The error codes are the contract's, from the light subpath of @crumbs/schemas (no template engine in the bundle).
+export { actionErrorCodeSchema, type ActionErrorCode } from "@crumbs/schemas/action-result";
 
 /** An action failed for a reason the agent can act on; `code` travels back in the result. */
 export class ActionError extends Error {
