@@ -21,13 +21,16 @@ export const actionResultRefSchema = z.looseObject({
   status: z.string(),
 });
 
-/** Idempotency keys: `<agent_id>:<id>:<version>:<n>` for the first step, `...:s<step>:<n>` after. */
+/** Idempotency key of output `n` (from 0) of a task's `step` (from 1). */
 export function outputKey(
   agentId: string,
   root: { id: string; version: number },
   step: number,
   n: number,
 ): string {
+  // The first output of the first step carries exactly the contract's key (DESIGN.md, Agents):
+  // `<agent_id>:<id>:<version>`. Further outputs and later steps add their position.
   const base = `${agentId}:${root.id}:${root.version}`;
-  return step === 1 ? `${base}:${n}` : `${base}:s${step}:${n}`;
+  if (step === 1) return n === 0 ? base : `${base}:${n}`;
+  return `${base}:s${step}:${n}`;
 }
