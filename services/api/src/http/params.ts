@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { parseSelectorParam, type Selector } from "@crumbs/schemas";
+import { parseSelectorParam } from "@crumbs/schemas";
 import { InvalidRequestError, NotFoundError, PreconditionRequiredError } from "../errors.ts";
 import type { SelectorFilter } from "../store/index.ts";
 
