@@ -57,20 +57,24 @@ export function longList(items = 2000): string {
   return page("Long list", `<h1>Search</h1><input type="search" aria-label="Query" value="shoes"><ul aria-label="Results">${body}</ul>`);
 }
 
-let reactBundle: Promise<string> | undefined;
+const bundles = new Map<string, Promise<string>>();
 
-/** The React fixture's script: real React, bundled once per test process. */
-function bundleReact(): Promise<string> {
-  reactBundle ??= build({
-    entryPoints: [join(here, "react-form.client.js")],
-    bundle: true,
-    write: false,
-    format: "iife",
-    minify: true,
-    define: { "process.env.NODE_ENV": '"production"' },
-    logLevel: "warning",
-  }).then((r) => r.outputFiles[0]?.text ?? "");
-  return reactBundle;
+/** A fixture's client script (real React and the like) bundled once per test process. */
+export function bundleClient(entry: string): Promise<string> {
+  let bundle = bundles.get(entry);
+  if (!bundle) {
+    bundle = build({
+      entryPoints: [entry],
+      bundle: true,
+      write: false,
+      format: "iife",
+      minify: true,
+      define: { "process.env.NODE_ENV": '"production"' },
+      logLevel: "warning",
+    }).then((r) => r.outputFiles[0]?.text ?? "");
+    bundles.set(entry, bundle);
+  }
+  return bundle;
 }
 
 export const GENERATED: Record<string, () => string> = {
@@ -81,7 +85,7 @@ export const GENERATED: Record<string, () => string> = {
 };
 
 export async function generatedPage(name: string): Promise<{ body: string; type: string } | undefined> {
-  if (name === "react-form.js") return { body: await bundleReact(), type: "text/javascript; charset=utf-8" };
+  if (name === "react-form.js") return { body: await bundleClient(join(here, "react-form.client.js")), type: "text/javascript; charset=utf-8" };
   const make = GENERATED[name];
   return make ? { body: make(), type: "text/html; charset=utf-8" } : undefined;
 }

@@ -2,7 +2,6 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
 import type { BrowserContext, Page, Worker } from "playwright-core";
 import { createNatsTrust, loadApiConfig, mintRunnerUser, startApi, type RunningApi } from "@crumbs/api";
 import { silentLogger, startRunner, type Runner } from "@crumbs/runner";
@@ -10,6 +9,7 @@ import { NatsServer, createTestDatabase, launchChromium, waitFor, type TestDatab
 import { FakeOpenAI } from "../../../agents/runner/test/fake-openai.ts";
 import { createApi, type Breadcrumb, type CrumbsApi } from "../../src/background/bus/api-client.ts";
 import { startFixtureServer, type FixtureServer } from "../fixture-server.ts";
+import { bundleClient } from "../generated-pages.ts";
 import { distDir, ensureBuilt } from "../harness.ts";
 
 // The whole stack for the end-to-end tests: nats-server with WebSocket, a fresh Postgres database,
@@ -19,19 +19,6 @@ import { distDir, ensureBuilt } from "../harness.ts";
 const here = dirname(fileURLToPath(import.meta.url));
 export const TOKEN = "e2e-token-0123456789";
 
-let appBundle: Promise<string> | undefined;
-function bundleApp(): Promise<string> {
-  appBundle ??= build({
-    entryPoints: [join(here, "app.client.js")],
-    bundle: true,
-    write: false,
-    format: "iife",
-    minify: true,
-    define: { "process.env.NODE_ENV": '"production"' },
-    logLevel: "warning",
-  }).then((r) => r.outputFiles[0]?.text ?? "");
-  return appBundle;
-}
 
 export interface E2E {
   nats: NatsServer;
@@ -79,7 +66,7 @@ export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
       createTestDatabase("crumbs_ext_e2e"),
       FakeOpenAI.start(),
       startFixtureServer(join(here, "pages"), async (name) =>
-        name === "app.js" ? { body: await bundleApp(), type: "text/javascript; charset=utf-8" } : undefined,
+        name === "app.js" ? { body: await bundleClient(join(here, "app.client.js")), type: "text/javascript; charset=utf-8" } : undefined,
       ),
     ]);
     cleanups.push(() => nats.dispose(), () => db.drop(), () => fake.close(), () => pages.close());
