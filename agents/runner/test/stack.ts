@@ -22,9 +22,8 @@ export interface TestStack {
  */
 export async function startStack(opts: { trust?: NatsTrust } = {}): Promise<TestStack> {
   const { trust } = opts;
-  // websocket: true also works around the testkit failing to parse ports without one.
   const [nats, db, fake] = await Promise.all([
-    NatsServer.start({ websocket: true, ...(trust ? { extraConfig: trust.serverConfig } : {}) }),
+    NatsServer.start(trust ? { extraConfig: trust.serverConfig } : {}),
     createTestDatabase("crumbs_agents"),
     FakeOpenAI.start(),
   ]);

@@ -40,7 +40,7 @@ describe("API killed with events in the outbox", () => {
   let nats: NatsServer;
   const children: ChildProcess[] = [];
   beforeAll(async () => {
-    [pg, nats] = await Promise.all([createTestDatabase("crumbs_fault_api"), NatsServer.start({ websocket: true })]);
+    [pg, nats] = await Promise.all([createTestDatabase("crumbs_fault_api"), NatsServer.start()]);
   });
   afterAll(async () => {
     await Promise.all(children.map(kill));

@@ -37,7 +37,7 @@ describe("Postgres restarted during writes", () => {
   let api: ApiStack;
 
   beforeAll(async () => {
-    [pg, nats] = await Promise.all([PostgresServer.start(), NatsServer.start({ websocket: true })]);
+    [pg, nats] = await Promise.all([PostgresServer.start(), NatsServer.start()]);
     const config = loadApiConfig({
       DATABASE_URL: pg.url,
       NATS_URL: nats.url,

@@ -24,8 +24,7 @@ export interface TestStack extends ApiStack {
 
 export async function startStack(env: Record<string, string> = {}): Promise<TestStack> {
   const pg = await createTestDatabase("crumbs_api");
-  // websocket: true works around a testkit bug: without it, NatsServer.start() throws "Invalid URL" (portOf(undefined)).
-  const natsServer = await NatsServer.start({ websocket: true });
+  const natsServer = await NatsServer.start();
   const config = loadApiConfig({
     DATABASE_URL: pg.url,
     NATS_URL: natsServer.url,
