@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SEED_PAGE_CONTEXT_HINTS } from "@crumbs/schemas/seed-page-hints";
 import { execute } from "../execute.ts";
 import { fingerprint } from "./fingerprint.ts";
 import { interactiveElements } from "./interactive.ts";
@@ -15,25 +16,8 @@ const snapshotDataSchema = z.object({ text: z.string(), refs: z.number(), tokens
  * seed 000's hints, minus its `summary` (the built-in one also counts the snapshot's refs). The
  * built-in defaults already drop dom.map and the session ids.
  */
-export const PAGE_CONTEXT_HINTS = {
-  mode: "merge",
-  transform: {
-    interactive_summary: {
-      type: "template",
-      template: "There are {{context.dom.interactiveElements.length}} interactive elements on this page that the user can click or interact with.",
-    },
-    page_text: { type: "extract", value: "$.content.mainText" },
-    page_structure: {
-      type: "literal",
-      literal: {
-        headings: "{{context.content.headings}}",
-        key_links: "{{context.content.links}}",
-        forms_present: "{{context.content.forms.length > 0}}",
-      },
-    },
-  },
-  exclude: ["dom.map", "session.extensionId", "session.tabId", "session.windowId"],
-};
+const { summary: _seedSummary, ...seedTransforms } = SEED_PAGE_CONTEXT_HINTS.transform ?? {};
+export const PAGE_CONTEXT_HINTS = { ...SEED_PAGE_CONTEXT_HINTS, transform: seedTransforms };
 
 export interface CaptureInput {
   tab: chrome.tabs.Tab;
