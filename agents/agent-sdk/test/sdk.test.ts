@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waitFor } from "@crumbs/testkit";
+import { waitFor, waitForConsumerDrained } from "@crumbs/testkit";
+import { STREAM_NAME } from "@crumbs/schemas";
 import { ApiError, CrumbsClient, type BreadcrumbEvent } from "@crumbs/agent-sdk";
 import { startStack, type TestStack } from "../../runner/test/stack.ts";
 
@@ -55,7 +56,8 @@ describe("@crumbs/agent-sdk against the real API and nats-server", () => {
     await s.client.create(note("k3", ["keep"]));
     sub = await s.client.subscribe(selector, handler, { durable: "sdk-durable", types: ["created"] });
     await waitFor(() => got.length === 3);
-    await new Promise((r) => setTimeout(r, 300));
+    // Drained: everything the consumer will deliver was delivered and acked, so nothing more comes.
+    await waitForConsumerDrained(s.nats.url, STREAM_NAME, "sdk-durable");
     expect(got.map((e) => e.title)).toEqual(["k1", "k2", "k3"]);
     await sub.stop();
   });
@@ -73,7 +75,9 @@ describe("@crumbs/agent-sdk against the real API and nats-server", () => {
     await s.nats.start();
     await write("after");
     await waitFor(() => got.length >= 3, { timeout: 20_000 });
-    await new Promise((r) => setTimeout(r, 500));
+    // Everything in the stream was delivered; an ack lost in the restart may still be pending (its
+    // redelivery is acked without calling the handler again).
+    await waitForConsumerDrained(s.nats.url, STREAM_NAME, "sdk-outage", { acked: false });
     // The outbox relays "during" when NATS is back, possibly after "after": each exactly once.
     expect([...got].sort()).toEqual(["after", "before", "during"]);
     await sub.stop();
@@ -91,7 +95,10 @@ describe("@crumbs/agent-sdk against the real API and nats-server", () => {
     );
     await s.client.create({ ...note("r"), schema_name: "test.retry.v1" });
     await waitFor(() => calls === 3);
-    await new Promise((r) => setTimeout(r, 300));
+    const info = await waitForConsumerDrained(s.nats.url, STREAM_NAME, "sdk-retry");
+    // Two naks and one ack: three deliveries of one event, and it is acked, so no fourth comes.
+    expect(info.delivered.consumer_seq).toBe(3);
+    expect(info.num_redelivered).toBe(0);
     expect(calls).toBe(3);
     await sub.stop();
   });

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waitFor } from "@crumbs/testkit";
+import { waitFor, waitForConsumerDrained } from "@crumbs/testkit";
+import { STREAM } from "@crumbs/agent-sdk";
 import {
   chatMessage,
   listAll,
@@ -62,7 +63,9 @@ describe("example agents", () => {
     await s.client.create({ ...chatMessage("not a user message", "ex2"), tags: ["session:ex2"] });
     const [r] = await waitForCount(s.client, "agent.response.v1", 1, "session:ex2");
     expect(r!.context).toMatchObject({ agent_id: "raw-upper", content: "MAKE ME LOUD" });
-    await new Promise((res) => setTimeout(res, 500));
+    // Drained: both messages were delivered to the agent and acked, so the count below is final.
+    const info = await waitForConsumerDrained(s.nats.url, STREAM, "raw-upper");
+    expect(info.delivered.stream_seq).toBeGreaterThanOrEqual(2);
     expect(await listAll(s.client, "agent.response.v1", "session:ex2")).toHaveLength(1);
     raw.kill("SIGTERM");
   });

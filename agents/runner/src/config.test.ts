@@ -12,12 +12,18 @@ describe("loadRunnerConfig", () => {
   });
   it("names the variable that is wrong", () => {
     expect(() => loadRunnerConfig({ CRUMBS_TOKEN: "t", NATS_URL: "http://x" })).toThrow(/NATS_URL/);
-    try {
-      loadRunnerConfig({ CRUMBS_TOKEN: "t", RUNNER_MAX_STEPS: "zero" });
-    } catch (err) {
-      expect(err).toBeInstanceOf(ConfigError);
-      expect((err as ConfigError).variables).toEqual(["RUNNER_MAX_STEPS"]);
+    for (const bad of ["zero", "0", "-3", "2.5"]) {
+      let thrown: unknown;
+      try {
+        loadRunnerConfig({ CRUMBS_TOKEN: "t", RUNNER_MAX_STEPS: bad });
+      } catch (err) {
+        thrown = err;
+      }
+      expect(thrown, `RUNNER_MAX_STEPS=${bad}`).toBeInstanceOf(ConfigError);
+      expect((thrown as ConfigError).variables).toEqual(["RUNNER_MAX_STEPS"]);
+      expect((thrown as ConfigError).message).toMatch(/RUNNER_MAX_STEPS/);
     }
+    expect(loadRunnerConfig({ CRUMBS_TOKEN: "t", RUNNER_MAX_STEPS: "3" }).maxSteps).toBe(3);
   });
   it("treats empty values as unset", () => {
     expect(loadRunnerConfig({ CRUMBS_TOKEN: "" }).token).toBeUndefined();

@@ -85,7 +85,12 @@ export async function runStep(deps: ThinkDeps, input: StepInput): Promise<void> 
 
   const actions: PlannedAction[] = [];
   const problems: string[] = [];
-  for (const call of result.toolCalls) {
+  // The last step offers no tools, but a model may call one anyway: acting on it would run the
+  // task past its limit (and forever with a model that always calls a tool), so it ends here.
+  if (lastStep && result.toolCalls.length) {
+    problems.push(`the task reached its limit of ${deps.maxSteps} steps`);
+  }
+  for (const call of lastStep ? [] : result.toolCalls) {
     const parsed = parseToolCall(call.function.name, call.function.arguments, def.tools);
     if (parsed.ok) actions.push({ toolCallId: call.id, action: parsed.action, params: parsed.params });
     else problems.push(parsed.error);

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@crumbs/testkit";
-import { chatMessage, listAll, startStack, type TestStack } from "./stack.ts";
+import { chatMessage, listAll, startStack, waitForAgentDrained, type TestStack } from "./stack.ts";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 const TRIGGERS = 500;
@@ -80,8 +80,10 @@ describe("two runner processes on one agent", () => {
       { timeout: 60_000, interval: 250, message: `${TRIGGERS} responses` },
     );
     const elapsed = Date.now() - t0;
-    // Redeliveries of what the killed runner held must not write a second answer.
-    await new Promise((r) => setTimeout(r, 4_000));
+    // Redeliveries of what the killed runner held must not write a second answer: wait until the
+    // consumer has redelivered and got acks for all of it, then count.
+    const drained = await waitForAgentDrained(s, "load");
+    expect(drained.delivered.stream_seq).toBeGreaterThanOrEqual(TRIGGERS);
     const final = await listAll(s.client, "agent.response.v1");
     expect(final).toHaveLength(TRIGGERS);
     const answered = new Set(final.map((r) => (r.context.in_reply_to as { id: string }).id));

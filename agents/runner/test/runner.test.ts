@@ -2,7 +2,15 @@ import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@crumbs/testkit";
 import { startRunner, silentLogger, type Runner } from "@crumbs/runner";
-import { chatMessage, listAll, pageContext, startStack, waitForCount, type TestStack } from "./stack.ts";
+import {
+  agentConsumers,
+  chatMessage,
+  listAll,
+  pageContext,
+  startStack,
+  waitForCount,
+  type TestStack,
+} from "./stack.ts";
 
 const pageAssistant = JSON.parse(
   await readFile(new URL("../agents/page-assistant.json", import.meta.url), "utf8"),
@@ -131,8 +139,15 @@ describe("runner with the page-assistant agent", () => {
 
     await s.client.delete(agentId);
     await waitFor(() => runner.agents().length === 0, { timeout: 1_000, message: "agent removed" });
+    // The shared consumer is removed with the agent, so no replica can be handed a trigger for it.
+    await waitFor(async () => (await agentConsumers(s, "page-assistant")).length === 0, {
+      timeout: 5_000,
+      message: "agent consumer removed",
+    });
     await s.client.create({ ...chatMessage("ping after delete", "p3"), schema_name: "chat.ping.v1" });
     await new Promise((r) => setTimeout(r, 1_500));
+    expect(await agentConsumers(s, "page-assistant")).toEqual([]);
+    expect(runner.agents()).toEqual([]);
     expect(await listAll(s.client, "agent.response.v1", "session:p2")).toHaveLength(0);
     expect(await listAll(s.client, "agent.response.v1", "session:p3")).toHaveLength(0);
   });

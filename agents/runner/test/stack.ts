@@ -1,6 +1,14 @@
 import { loadApiConfig, mintRunnerUser, startApi, type NatsTrust, type RunningApi } from "@crumbs/api";
 import { CrumbsClient, type Breadcrumb } from "@crumbs/agent-sdk";
-import { NatsServer, createTestDatabase, waitFor, type TestDatabase } from "@crumbs/testkit";
+import { connect } from "nats";
+import { STREAM_NAME } from "@crumbs/schemas";
+import {
+  NatsServer,
+  createTestDatabase,
+  waitFor,
+  waitForConsumerDrained,
+  type TestDatabase,
+} from "@crumbs/testkit";
 import { FakeOpenAI } from "./fake-openai.ts";
 
 export const TOKEN = "test-token-agents-0001";
@@ -127,4 +135,28 @@ export async function waitForCount(
     },
     { timeout, message: `${n} ${schema}${tag ? ` tagged ${tag}` : ""}` },
   );
+}
+
+/** The names of the durable consumers the runner made for an agent (one per filter subject). */
+export async function agentConsumers(s: TestStack, agentId: string): Promise<string[]> {
+  const nc = await connect({ servers: s.nats.url });
+  try {
+    const names: string[] = [];
+    for await (const c of (await nc.jetstreamManager()).consumers.list(STREAM_NAME)) {
+      if (c.name.startsWith("agent_") && c.name.includes(`_${agentId}_`)) names.push(c.name);
+    }
+    return names;
+  } finally {
+    await nc.close();
+  }
+}
+
+/**
+ * Waits until the agent's consumer has delivered every trigger and every delivery is acked,
+ * redeliveries of what a killed runner held included: from then on no more answers can come.
+ */
+export async function waitForAgentDrained(s: TestStack, agentId: string, timeout = 30_000) {
+  const [name, ...more] = await agentConsumers(s, agentId);
+  if (!name || more.length > 0) throw new Error(`expected one consumer for ${agentId}, found ${[name, ...more]}`);
+  return waitForConsumerDrained(s.nats.url, STREAM_NAME, name, { timeout });
 }

@@ -100,6 +100,64 @@ describe("owner isolation over HTTP", () => {
     else expect(res.status).toBe(400);
   });
 
+  it("the same key in A and in B names two independent breadcrumbs", async () => {
+    const keyed = (token: string, title: string) =>
+      call("/v1/breadcrumbs", token, { method: "POST", json: { schema_name: "note.v1", title, key: "shared-key", context: { title } } });
+    const a = await keyed(tokens.A, "A keyed");
+    const b = await keyed(tokens.B, "B keyed");
+    expect(a.status).toBe(201);
+    expect(b.status).toBe(201);
+    const aBody = (await a.json()) as { id: string; owner: string; key: string };
+    const bBody = (await b.json()) as { id: string; owner: string; key: string };
+    expect(aBody).toMatchObject({ owner: "A", key: "shared-key" });
+    expect(bBody).toMatchObject({ owner: "B", key: "shared-key" });
+    expect(bBody.id).not.toBe(aBody.id);
+    // The key is taken within each owner only: a second create conflicts with the owner's own breadcrumb.
+    const againA = await keyed(tokens.A, "A again");
+    expect(againA.status).toBe(409);
+    expect(await againA.json()).toMatchObject({ error: "key_conflict", details: { id: aBody.id, version: 1 } });
+    const againB = await keyed(tokens.B, "B again");
+    expect(await againB.json()).toMatchObject({ error: "key_conflict", details: { id: bBody.id, version: 1 } });
+    // Deleting A's frees A's key and leaves B's in place.
+    expect((await call(`/v1/breadcrumbs/${aBody.id}`, tokens.A, { method: "DELETE" })).status).toBe(204);
+    expect((await keyed(tokens.A, "A re-keyed")).status).toBe(201);
+    expect(await (await call(`/v1/breadcrumbs/${bBody.id}`, tokens.B)).json()).toMatchObject({ title: "B keyed", version: 1 });
+  });
+
+  it("the same Idempotency-Key in A and in B gives each owner its own result", async () => {
+    const create = (token: string, title: string) =>
+      call("/v1/breadcrumbs", token, {
+        method: "POST",
+        headers: { "idempotency-key": "shared-idem-key" },
+        json: { schema_name: "note.v1", title, context: { title } },
+      });
+    const a1 = await create(tokens.A, "same request");
+    expect(a1.status).toBe(201);
+    const a = (await a1.json()) as { id: string; owner: string };
+    // B's first use of the key is a new write for B, not A's stored answer.
+    const b1 = await create(tokens.B, "same request");
+    expect(b1.status).toBe(201);
+    expect(b1.headers.get("idempotent-replayed")).toBeNull();
+    const b = (await b1.json()) as { id: string; owner: string };
+    expect(b.owner).toBe("B");
+    expect(b.id).not.toBe(a.id);
+    // Each owner's retry replays its own first answer.
+    const a2 = await create(tokens.A, "same request");
+    expect(a2.headers.get("idempotent-replayed")).toBe("true");
+    expect(((await a2.json()) as { id: string }).id).toBe(a.id);
+    const b2 = await create(tokens.B, "same request");
+    expect(b2.headers.get("idempotent-replayed")).toBe("true");
+    expect(((await b2.json()) as { id: string }).id).toBe(b.id);
+    // A different request under the key is refused per owner, and B's key is untouched by A's misuse.
+    const aOther = await create(tokens.A, "a different request");
+    expect(aOther.status).toBe(422);
+    expect(await aOther.json()).toMatchObject({ error: "idempotency_key_reused" });
+    expect((await create(tokens.B, "same request")).status).toBe(201);
+    expect((await call(`/v1/breadcrumbs/${a.id}`, tokens.B)).status).toBe(404);
+    const listB = (await (await call("/v1/breadcrumbs?schema_name=note.v1&limit=500", tokens.B)).json()) as { items: { title: string }[] };
+    expect(listB.items.filter((i) => i.title === "same request")).toHaveLength(1);
+  });
+
   it("/v1/events for A holds only A's events", async () => {
     await put(tokens.A, "A one");
     await put(tokens.B, "B two");

@@ -211,9 +211,18 @@ describe("extension NATS credentials (locked nats-server)", () => {
     expect(await create("crumbs.B.created.note.v1")).toMatchObject({ error: { description: "consumer deliver subject forms a cycle" } });
     expect(await create("$JS.API.STREAM.DELETE.CRUMBS")).toMatchObject({ config: { filter_subject: A_ACTIONS } });
     await action(tokens.A);
-    await new Promise((r) => setTimeout(r, 500));
-    // The delivery is not taken as an API request: the stream is still there.
-    const info = await (await stack.nats.nc.jetstreamManager()).streams.info("CRUMBS");
+    const jsm = await stack.nats.nc.jetstreamManager();
+    // The action reaches the consumer, but the server's own API subscription is no push interest:
+    // it stays pending, never delivered, so it is never taken as an API request.
+    const held = await waitFor(
+      async () => {
+        const i = await jsm.consumers.info("CRUMBS", name);
+        return i.num_pending >= 1 ? i : undefined;
+      },
+      { message: "the action reached the push consumer" },
+    );
+    expect(held.delivered.consumer_seq).toBe(0);
+    const info = await jsm.streams.info("CRUMBS");
     expect(info.state.messages).toBeGreaterThan(0);
   });
 });

@@ -4,3 +4,4 @@ export { launchChromium, chromiumPath, chromiumArgs, type ChromiumWithExtension 
 export { freePort } from "./free-port.ts";
 export { waitFor } from "./wait-for.ts";
 export { PostgresServer, type PostgresServerOptions } from "./postgres-server.ts";
+export { waitForConsumerDrained } from "./jetstream.ts";

@@ -3,15 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { createTestDatabase, type TestDatabase } from "@crumbs/testkit";
 import { msgIdFor, subjectFor } from "@crumbs/schemas";
-import { openDatabase } from "../db/open.ts";
-import { migrate } from "../db/migrate.ts";
-import { rowsOf, type Database } from "../db/database.ts";
-import { checkBreadcrumbContent } from "../http/validate-write.ts";
-import { createBreadcrumb } from "./create.ts";
-import { patchBreadcrumb } from "./patch.ts";
-import { deleteBreadcrumb } from "./delete.ts";
-import { getBreadcrumb } from "./read.ts";
-import type { StoreDeps } from "./store-deps.ts";
+import { openDatabase } from "../src/db/open.ts";
+import { migrate } from "../src/db/migrate.ts";
+import { rowsOf, type Database } from "../src/db/database.ts";
+import { checkBreadcrumbContent } from "../src/http/validate-write.ts";
+import { createBreadcrumb } from "../src/store/create.ts";
+import { patchBreadcrumb } from "../src/store/patch.ts";
+import { deleteBreadcrumb } from "../src/store/delete.ts";
+import { getBreadcrumb } from "../src/store/read.ts";
+import type { StoreDeps } from "../src/store/store-deps.ts";
 
 // Real Postgres: what matters here is what the single write statement leaves in the tables.
 describe("one-statement writes", () => {

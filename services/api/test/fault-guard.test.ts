@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-const guardModule = fileURLToPath(new URL("./fault-guard.ts", import.meta.url));
+const guardModule = fileURLToPath(new URL("../src/db/postgres/fault-guard.ts", import.meta.url));
 
 /**
  * Runs `throwing` from a setImmediate (where the driver throws) in a child
