@@ -1,38 +1,8 @@
-// A small Server-Sent Events reader over fetch (EventSource cannot send the Authorization header).
-// parseSse is pure: feed it chunks, it returns complete frames and keeps the rest.
+// A small Server-Sent Events reader over fetch (EventSource cannot send the Authorization header);
+// the pure parser is shared with the CLI.
+import { SseParser, type SseFrame } from "@crumbs/schemas/sse";
 
-export interface SseFrame {
-  id?: string;
-  event: string;
-  data: string;
-}
-
-export class SseParser {
-  private buffer = "";
-
-  push(chunk: string): SseFrame[] {
-    this.buffer += chunk.replace(/\r\n?/g, "\n");
-    const frames: SseFrame[] = [];
-    let end: number;
-    while ((end = this.buffer.indexOf("\n\n")) >= 0) {
-      const block = this.buffer.slice(0, end);
-      this.buffer = this.buffer.slice(end + 2);
-      const frame: SseFrame = { event: "message", data: "" };
-      const data: string[] = [];
-      for (const line of block.split("\n")) {
-        if (!line || line.startsWith(":")) continue; // comments are the server's pings
-        const colon = line.indexOf(":");
-        const field = colon < 0 ? line : line.slice(0, colon);
-        const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
-        if (field === "data") data.push(value);
-        else if (field === "event") frame.event = value;
-        else if (field === "id") frame.id = value;
-      }
-      if (data.length) frames.push({ ...frame, data: data.join("\n") });
-    }
-    return frames;
-  }
-}
+export type { SseFrame };
 
 export interface StreamOptions {
   url: string;

@@ -21,7 +21,12 @@ export interface HttpClient {
   raw(method: string, path: string, opts?: RequestOptions): Promise<Response>;
 }
 
-/** A small fetch client for the crumbs HTTP API (the SDK's client can replace it once it lands). */
+/**
+ * The CLI's transport: any route (keys, NATS credentials, the SSE stream as a raw response) and
+ * bodies passed through as the API sent them, which the commands print unchanged. The SDK's
+ * CrumbsHttp is the typed client for programs: it parses every answer into its schema and times
+ * requests out, which a long `tail` cannot use.
+ */
 export function createHttpClient(config: ClientConfig, fetchImpl: typeof fetch = fetch): HttpClient {
   const urlFor = (path: string, query?: Query) => {
     const url = new URL(config.url + path);

@@ -3,7 +3,7 @@ export { commands } from "./commands/index.ts";
 export type { Command, CliContext } from "./context.ts";
 export { CliError, UsageError, ApiError } from "./errors.ts";
 export { parseTime, parseSeq } from "./time.ts";
-export { SseParser, type SseFrame } from "./sse-parser.ts";
+export { SseParser, type SseFrame } from "@crumbs/schemas/sse";
 export { formatEventLine, replaySubject, replayMsgId } from "./event-line.ts";
 export { createHttpClient, type HttpClient } from "./http-client.ts";
 export { launchNats, type LaunchedNats } from "./nats-launcher.ts";

@@ -4,7 +4,7 @@ import { databaseTarget, describeDatabase } from "./database.ts";
 import { ensureDevToken, stateDir } from "./dev-token.ts";
 import { launchNats, type LaunchedNats } from "./nats-launcher.ts";
 import { natsUrlFile } from "./nats-url.ts";
-import { loadRunnerEnv, loadStartRunner, type RunnerHandle } from "./runner-module.ts";
+import { loadRunnerConfig, startRunner } from "@crumbs/runner";
 
 export interface RunningStack {
   apiUrl: string;
@@ -15,7 +15,7 @@ export interface RunningStack {
   database: string;
   token: string;
   tokenSource: "CRUMBS_TOKEN" | "created" | "reused";
-  runner: "running" | "not available";
+  runner: "running";
   /** Resolves when a part died on its own (nats-server exiting), with what happened. */
   failed: Promise<string>;
   close(): Promise<void>;
@@ -23,7 +23,7 @@ export interface RunningStack {
 
 /**
  * What `npm start` runs: the API on DATABASE_URL or PGlite, NATS_URL or a nats-server it spawns,
- * and the agent runner when @crumbs/runner provides one. Everything started here is stopped by
+ * and the agent runner. Everything started here is stopped by
  * close(), in reverse order, and a failure half-way stops what was already running.
  */
 export async function startStack(env: NodeJS.ProcessEnv, cwd: string, log: (line: string) => void): Promise<RunningStack> {
@@ -59,14 +59,9 @@ export async function startStack(env: NodeJS.ProcessEnv, cwd: string, log: (line
     const api = await startApi({ config });
     cleanups.push(() => api.close());
 
-    let runner: RunnerHandle | undefined;
-    const startRunner = await loadStartRunner();
-    if (startRunner) {
-      const runnerEnv = { ...env, CRUMBS_URL: api.url, CRUMBS_TOKEN: token, NATS_URL: natsUrl };
-      runner = await startRunner({ ...(await loadRunnerEnv(runnerEnv)), crumbsUrl: api.url, token, natsUrl });
-      const r = runner;
-      cleanups.push(() => r.close());
-    }
+    const runnerEnv = { ...env, CRUMBS_URL: api.url, CRUMBS_TOKEN: token, NATS_URL: natsUrl };
+    const runner = await startRunner({ ...loadRunnerConfig(runnerEnv), crumbsUrl: api.url, token, natsUrl });
+    cleanups.push(() => runner.close());
 
     return {
       apiUrl: api.url,
@@ -76,7 +71,7 @@ export async function startStack(env: NodeJS.ProcessEnv, cwd: string, log: (line
       database: describeDatabase(databaseTarget(config)),
       token,
       tokenSource: tokenSource ?? (dev?.created ? "created" : "reused"),
-      runner: runner ? "running" : "not available",
+      runner: "running",
       failed: nats ? nats.exited.then(() => "nats-server exited") : new Promise<string>(() => {}),
       close: closeAll,
     };

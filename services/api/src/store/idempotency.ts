@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { idempotencyKeys } from "../db/schema.ts";
-import type { Executor, Tx } from "../db/database.ts";
+import type { Executor } from "../db/database.ts";
 import { IdempotencyKeyReusedError } from "../errors.ts";
 
 export interface IdempotencyInput {
@@ -15,9 +15,6 @@ export interface StoredResponse {
   etag: string | null;
 }
 
-/** Thrown inside a write transaction when another request committed the same key first. */
-export class IdempotencyRace extends Error {}
-
 /** The stored first response for this key, or undefined. A different fingerprint is a client bug: 422. */
 export async function findIdempotent(
   db: Executor,
@@ -31,26 +28,4 @@ export async function findIdempotent(
   if (!row) return undefined;
   if (row.fingerprint !== input.fingerprint) throw new IdempotencyKeyReusedError();
   return { status: row.status, body: row.response, etag: row.etag };
-}
-
-/** Saved in the write's own transaction, so a key exists exactly when its write committed. */
-export async function saveIdempotent(
-  tx: Tx,
-  owner: string,
-  input: IdempotencyInput,
-  response: StoredResponse,
-): Promise<void> {
-  const inserted = await tx
-    .insert(idempotencyKeys)
-    .values({
-      owner,
-      key: input.key,
-      fingerprint: input.fingerprint,
-      status: response.status,
-      response: response.body,
-      etag: response.etag,
-    })
-    .onConflictDoNothing()
-    .returning({ key: idempotencyKeys.key });
-  if (inserted.length === 0) throw new IdempotencyRace();
 }

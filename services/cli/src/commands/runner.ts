@@ -1,9 +1,8 @@
 import { parseCommandArgs } from "../args.ts";
 import { loadClientConfig } from "../client-config.ts";
 import type { Command } from "../context.ts";
-import { CliError } from "../errors.ts";
 import { resolveNatsUrl } from "../nats-url.ts";
-import { loadRunnerEnv, loadStartRunner } from "../runner-module.ts";
+import { loadRunnerConfig, startRunner } from "@crumbs/runner";
 import { waitForShutdown } from "../wait-for-shutdown.ts";
 
 const usage = `usage: crumbs runner
@@ -20,11 +19,9 @@ export const runnerCommand: Command = {
   longRunning: true,
   async run(args, ctx) {
     parseCommandArgs(args, {}, usage);
-    const startRunner = await loadStartRunner();
-    if (!startRunner) throw new CliError("not_available", "this build has no agent runner (@crumbs/runner exports no startRunner)");
     const { url, token } = await loadClientConfig(ctx.env, ctx.cwd);
     const natsUrl = await resolveNatsUrl(ctx.env, ctx.cwd);
-    const runner = await startRunner({ ...(await loadRunnerEnv(ctx.env)), crumbsUrl: url, token, natsUrl });
+    const runner = await startRunner({ ...loadRunnerConfig(ctx.env), crumbsUrl: url, token, natsUrl });
     ctx.out(`crumbs runner connected to ${url} and ${natsUrl}`);
     await waitForShutdown(ctx.shutdown);
     ctx.err("stopping...");

@@ -6,7 +6,7 @@ import { ApiError } from "../errors.ts";
 import { formatEventLine, parseEvent } from "../event-line.ts";
 import { createHttpClient, type HttpClient } from "../http-client.ts";
 import { parseSelectorArg } from "../selector-arg.ts";
-import { SseParser } from "../sse-parser.ts";
+import { SseParser } from "@crumbs/schemas/sse";
 import { parseSeq } from "../time.ts";
 
 const usage = `usage: crumbs tail [--selector JSON] [--after SEQ] [--json]
@@ -84,13 +84,9 @@ async function streamOnce(
       opened = true;
       onOpen();
     }
-    for (const frame of parser.push(decoder.decode(value, { stream: true }))) {
-      // A frame with an id and no data moves the resume point without being an event (a server
-      // may send its starting seq that way, so a reconnect before any event still misses nothing).
-      if (!frame.data) {
-        if (frame.id) onSeq(frame.id);
-        continue;
-      }
+    const resumeBefore = parser.lastEventId;
+    const frames = parser.push(decoder.decode(value, { stream: true }));
+    for (const frame of frames) {
       let raw: unknown;
       try {
         raw = JSON.parse(frame.data);
@@ -102,5 +98,9 @@ async function streamOnce(
       ctx.out(opts.json ? JSON.stringify(raw) : formatEventLine(event));
       onSeq(frame.id ?? String(event.seq));
     }
+    // An id without data moves the resume point without being an event (a server may send its
+    // starting seq that way, so a reconnect before any event still misses nothing).
+    const resume = parser.lastEventId;
+    if (resume && resume !== resumeBefore && !frames.some((f) => f.id === resume)) onSeq(resume);
   }
 }
