@@ -1,16 +1,30 @@
-// Every error a client can cause carries a stable code and an HTTP status, so the API maps any
-// CrumbsError to `{error: code, message, details}` without knowing the concrete class.
+/**
+ * The one error base: every error a client can cause, in the API and in the engines here, carries
+ * a stable code, a message, its HTTP status and optional details, in that argument order. The API
+ * maps any CrumbsError to `{error: code, message, details}` with `status` and `headers` in one
+ * place (services/api/src/http/errors.ts) without knowing the concrete class; the SDK and the CLI
+ * raise CrumbsError subclasses for the answers they get.
+ */
 export class CrumbsError extends Error {
   readonly code: string;
   readonly status: number;
   readonly details?: unknown;
+  /** Response headers that belong to the error (`WWW-Authenticate`, `Retry-After`). */
+  readonly headers?: Readonly<Record<string, string>>;
 
-  constructor(code: string, message: string, status: number, details?: unknown) {
-    super(message);
+  constructor(
+    code: string,
+    message: string,
+    status: number,
+    details?: unknown,
+    opts: { headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = new.target.name;
     this.code = code;
     this.status = status;
     if (details !== undefined) this.details = details;
+    if (opts.headers) this.headers = opts.headers;
   }
 
   toJSON(): { error: string; message: string; details?: unknown } {

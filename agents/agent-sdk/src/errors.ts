@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CrumbsError } from "@crumbs/schemas";
 
 const errorBodySchema = z.object({
   error: z.string(),
@@ -6,19 +7,12 @@ const errorBodySchema = z.object({
   details: z.unknown().optional(),
 });
 
-/** A non-2xx answer of the crumbs API, with its contract error code (`version_mismatch`, `not_found`, ...). */
-export class ApiError extends Error {
-  override readonly name = "ApiError";
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details?: unknown,
-  ) {
-    super(message);
-  }
-
-  static async fromResponse(res: Response): Promise<ApiError> {
+/**
+ * The API answered with an error: its contract code (`version_mismatch`, `not_found`, ...),
+ * message, HTTP status and details, as a CrumbsError like the API's own.
+ */
+export class ApiResponseError extends CrumbsError {
+  static async fromResponse(res: Response): Promise<ApiResponseError> {
     const text = await res.text().catch(() => "");
     let json: unknown;
     try {
@@ -28,27 +22,24 @@ export class ApiError extends Error {
     }
     const parsed = errorBodySchema.safeParse(json);
     if (parsed.success) {
-      return new ApiError(
-        res.status,
+      return new ApiResponseError(
         parsed.data.error,
         parsed.data.message ?? parsed.data.error,
+        res.status,
         parsed.data.details,
       );
     }
-    return new ApiError(
-      res.status,
+    return new ApiResponseError(
       res.status >= 500 ? "unavailable" : "http_error",
       text.slice(0, 300) || res.statusText,
+      res.status,
     );
   }
 }
 
 /** The API could not be reached at all (connection refused, DNS, timeout). */
-export class ApiUnreachableError extends Error {
-  override readonly name = "ApiUnreachableError";
-  readonly code = "api_unreachable";
-  readonly status = 503;
+export class ApiUnreachableError extends CrumbsError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super("api_unreachable", message, 503, undefined, { cause: options?.cause });
   }
 }

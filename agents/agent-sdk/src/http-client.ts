@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiError, ApiUnreachableError } from "./errors.ts";
+import { ApiResponseError, ApiUnreachableError } from "./errors.ts";
 import {
   breadcrumbSchema,
   eventsPageSchema,
@@ -165,21 +165,21 @@ export class CrumbsHttp {
         },
       );
     }
-    if (!res.ok) throw await ApiError.fromResponse(res);
+    if (!res.ok) throw await ApiResponseError.fromResponse(res);
     if (res.status === 204) return opts.schema.parse(undefined);
     const json: unknown = await res.json().catch(() => {
-      throw new ApiError(
-        res.status,
+      throw new ApiResponseError(
         "invalid_response",
         `${method} ${path}: the API answered something that is not JSON`,
+        res.status,
       );
     });
     const parsed = opts.schema.safeParse(json);
     if (!parsed.success) {
-      throw new ApiError(
-        res.status,
+      throw new ApiResponseError(
         "invalid_response",
         `${method} ${path}: unexpected response: ${parsed.error.message}`,
+        res.status,
       );
     }
     return parsed.data;

@@ -1,7 +1,7 @@
 export { CrumbsClient, connectNats, type ConnectNatsOptions, type CrumbsClientOptions } from "./client.ts";
 export { NatsCredsError, natsCredsAuthenticator, readNatsCreds } from "./nats-creds.ts";
 export { CrumbsHttp, type HttpOptions, type ListQuery, type EventsQuery } from "./http-client.ts";
-export { ApiError, ApiUnreachableError } from "./errors.ts";
+export { ApiResponseError, ApiUnreachableError } from "./errors.ts";
 export {
   subscribeEvents,
   STREAM,

@@ -1,4 +1,4 @@
-import { ApiError } from "./errors.ts";
+import { ApiResponseError } from "./errors.ts";
 import type { CrumbsHttp } from "./http-client.ts";
 import type { Breadcrumb, CreateBreadcrumb } from "./wire.ts";
 
@@ -44,7 +44,7 @@ export async function createOnce(
   try {
     return await http.create(body, { idempotencyKey });
   } catch (err) {
-    if (err instanceof ApiError && err.code === "idempotency_key_reused") return null;
+    if (err instanceof ApiResponseError && err.code === "idempotency_key_reused") return null;
     throw err;
   }
 }

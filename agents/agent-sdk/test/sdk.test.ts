@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor, waitForConsumerDrained } from "@crumbs/testkit";
 import { STREAM_NAME } from "@crumbs/schemas";
-import { ApiError, CrumbsClient, type BreadcrumbEvent } from "@crumbs/agent-sdk";
+import { ApiResponseError, CrumbsClient, type BreadcrumbEvent } from "@crumbs/agent-sdk";
 import { startStack, type TestStack } from "../../runner/test/stack.ts";
 
 const note = (title: string, tags: string[] = [], context: Record<string, unknown> = {}) => ({
@@ -18,14 +18,14 @@ describe("@crumbs/agent-sdk against the real API and nats-server", () => {
   });
   afterAll(async () => s?.close());
 
-  it("creates, reads, patches with If-Match and reports contract errors as ApiError", async () => {
+  it("creates, reads, patches with If-Match and reports contract errors as ApiResponseError", async () => {
     const c = s.client;
     const b = await c.create(note("one", ["a"]), { idempotencyKey: "sdk-1" });
     expect(await c.create(note("one", ["a"]), { idempotencyKey: "sdk-1" })).toMatchObject({ id: b.id });
     const p = await c.patch(b.id, { tags: ["a", "b"] }, { ifMatch: 1 });
     expect(p.version).toBe(2);
     const stale = await c.patch(b.id, { tags: [] }, { ifMatch: 1 }).catch((e: unknown) => e);
-    expect(stale).toBeInstanceOf(ApiError);
+    expect(stale).toBeInstanceOf(ApiResponseError);
     expect(stale).toMatchObject({ status: 412, code: "version_mismatch" });
     const missing = await c.get("00000000-0000-4000-8000-000000000000").catch((e: unknown) => e);
     expect(missing).toMatchObject({ status: 404, code: "not_found" });

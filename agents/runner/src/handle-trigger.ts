@@ -1,4 +1,4 @@
-import { ApiError, type BreadcrumbEvent } from "@crumbs/agent-sdk";
+import { ApiResponseError, type BreadcrumbEvent } from "@crumbs/agent-sdk";
 import type { Agent } from "./agent-def.ts";
 import { runStep, type ThinkDeps } from "./think.ts";
 
@@ -19,7 +19,7 @@ export async function handleTrigger(deps: ThinkDeps, agent: Agent, event: Breadc
     });
   } catch (err) {
     // The trigger was deleted meanwhile: nothing left to answer.
-    if (err instanceof ApiError && err.status === 404) return;
+    if (err instanceof ApiResponseError && err.status === 404) return;
     throw err;
   }
 }

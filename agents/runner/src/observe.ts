@@ -1,4 +1,4 @@
-import { ApiError, type Breadcrumb, type BreadcrumbEvent, type CrumbsHttp } from "@crumbs/agent-sdk";
+import { ApiResponseError, type Breadcrumb, type BreadcrumbEvent, type CrumbsHttp } from "@crumbs/agent-sdk";
 import type { Agent } from "./agent-def.ts";
 import type { ToolStep } from "./prompt.ts";
 import { actionResultRefSchema, taskSchema, type Task } from "./task.ts";
@@ -69,7 +69,7 @@ async function getOrNull(http: CrumbsHttp, id: string): Promise<Breadcrumb | und
   try {
     return await http.get(id);
   } catch (err) {
-    if (err instanceof ApiError && (err.status === 404 || err.status === 403)) return undefined;
+    if (err instanceof ApiResponseError && (err.status === 404 || err.status === 403)) return undefined;
     throw err;
   }
 }

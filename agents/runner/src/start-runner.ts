@@ -1,5 +1,5 @@
 import {
-  ApiError,
+  ApiResponseError,
   CrumbsHttp,
   subscribeEvents,
   type Breadcrumb,
@@ -79,7 +79,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
       // The API decides what this token may see and what the latest version is.
       await registry.upsert(await http.get(event.id));
     } catch (err) {
-      if (err instanceof ApiError && err.status === 404) return registry.remove(event.id);
+      if (err instanceof ApiResponseError && err.status === 404) return registry.remove(event.id);
       throw err;
     }
   };

@@ -1,4 +1,4 @@
-import { ApiError, sessionOf, type Breadcrumb, type CrumbsHttp } from "@crumbs/agent-sdk";
+import { ApiResponseError, sessionOf, type Breadcrumb, type CrumbsHttp } from "@crumbs/agent-sdk";
 import type { Agent } from "./agent-def.ts";
 import { resolveContextSelector, tagValue } from "./context-selectors.ts";
 import { browserTools, parseToolCall } from "./llm/browser-tools.ts";
@@ -133,7 +133,7 @@ async function fetchContexts(
       });
     } catch (err) {
       // Deleted between list and get, or a view that fails: the model goes without it, never with the raw context.
-      if (!(err instanceof ApiError) || (err.status !== 404 && err.status !== 422)) throw err;
+      if (!(err instanceof ApiResponseError) || (err.status !== 404 && err.status !== 422)) throw err;
     }
   }
   return out;

@@ -1,89 +1,75 @@
+import { CrumbsError } from "@crumbs/schemas";
+
 /**
- * Errors the API raises itself. `@crumbs/schemas` errors (CrumbsError and its
- * subclasses) carry the same `code`/`status`/`details` shape, so the one
- * `onError` handler treats both alike.
+ * Errors the API raises itself. All of them, like the engines' errors in `@crumbs/schemas`, are
+ * CrumbsError (code, message, status, details): http/errors.ts turns any of them into the JSON
+ * error answer.
  */
-export class ApiError extends Error {
-  constructor(
-    readonly code: string,
-    readonly status: number,
-    message: string,
-    readonly details?: unknown,
-    readonly headers?: Record<string, string>,
-  ) {
-    super(message);
-    this.name = new.target.name;
-  }
-}
+export { CrumbsError, InvalidRequestError } from "@crumbs/schemas";
 
-export class NotFoundError extends ApiError {
+export class NotFoundError extends CrumbsError {
   constructor(message = "not found", details?: unknown) {
-    super("not_found", 404, message, details);
+    super("not_found", message, 404, details);
   }
 }
 
-export class UnauthorizedError extends ApiError {
+export class UnauthorizedError extends CrumbsError {
   constructor(message = "missing or invalid bearer token") {
-    super("unauthorized", 401, message, undefined, { "WWW-Authenticate": 'Bearer realm="crumbs"' });
+    super("unauthorized", message, 401, undefined, { headers: { "WWW-Authenticate": 'Bearer realm="crumbs"' } });
   }
 }
 
-export class ForbiddenError extends ApiError {
-  constructor(message = "this token may not do that") {
-    super("forbidden", 403, message);
+export class ForbiddenError extends CrumbsError {
+  constructor(message = "this token may not do that", details?: unknown) {
+    super("forbidden", message, 403, details);
   }
 }
 
-export class VersionMismatchError extends ApiError {
+export class VersionMismatchError extends CrumbsError {
   constructor(currentVersion: number) {
-    super("version_mismatch", 412, `the breadcrumb is at version ${currentVersion}`, {
+    super("version_mismatch", `the breadcrumb is at version ${currentVersion}`, 412, {
       current_version: currentVersion,
     });
   }
 }
 
-export class PreconditionRequiredError extends ApiError {
+export class PreconditionRequiredError extends CrumbsError {
   constructor() {
-    super("precondition_required", 428, 'If-Match: "<version>" is required to update a breadcrumb');
+    super("precondition_required", 'If-Match: "<version>" is required to update a breadcrumb', 428);
   }
 }
 
-export class KeyConflictError extends ApiError {
+export class KeyConflictError extends CrumbsError {
   constructor(details: { id: string; version: number }) {
-    super("key_conflict", 409, "a breadcrumb with this key already exists", details);
+    super("key_conflict", "a breadcrumb with this key already exists", 409, details);
   }
 }
 
-export class IdempotencyKeyReusedError extends ApiError {
+export class IdempotencyKeyReusedError extends CrumbsError {
   constructor() {
-    super("idempotency_key_reused", 422, "this Idempotency-Key was already used with a different request");
+    super("idempotency_key_reused", "this Idempotency-Key was already used with a different request", 422);
   }
 }
 
-export class PayloadTooLargeError extends ApiError {
+export class PayloadTooLargeError extends CrumbsError {
   constructor(limit: number) {
-    super("payload_too_large", 413, `the body is larger than ${limit} bytes`, { limit });
+    super("payload_too_large", `the body is larger than ${limit} bytes`, 413, { limit });
   }
 }
 
-export class InvalidJsonError extends ApiError {
+export class InvalidJsonError extends CrumbsError {
   constructor(message = "the body is not valid JSON") {
-    super("invalid_json", 400, message);
+    super("invalid_json", message, 400);
   }
 }
 
-export class InvalidRequestError extends ApiError {
-  constructor(message: string, details?: unknown) {
-    super("invalid_request", 400, message, details);
-  }
-}
-
-export class UnavailableError extends ApiError {
+export class UnavailableError extends CrumbsError {
   constructor(message = "a backing service is unavailable", retryAfterSeconds = 1) {
-    super("unavailable", 503, message, undefined, { "Retry-After": String(retryAfterSeconds) });
+    super("unavailable", message, 503, undefined, { headers: { "Retry-After": String(retryAfterSeconds) } });
   }
 }
 
+/** A bad environment variable at start: not an HTTP error, the process stops with this message. */
 export class ConfigError extends Error {
   constructor(
     readonly variable: string,

@@ -1,5 +1,5 @@
 export { loadApiConfig, type ApiConfig } from "./config.ts";
-export { ConfigError, ApiError } from "./errors.ts";
+export { ConfigError, CrumbsError } from "./errors.ts";
 export { openDatabase, type OpenDatabaseOptions } from "./db/open.ts";
 export type { Database } from "./db/database.ts";
 export { migrate, migrationsFolder } from "./db/migrate.ts";

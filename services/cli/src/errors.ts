@@ -20,22 +20,10 @@ export class UsageError extends CliError {
   }
 }
 
-/** An error answer from the crumbs API: `{"error", "message", "details"?}` plus the HTTP status. */
-export class ApiError extends CliError {
-  constructor(
-    readonly status: number,
-    code: string,
-    message: string,
-    details?: unknown,
-  ) {
-    super(code, message, 1, details);
-  }
-}
-
 /** Whatever was thrown, the line the user sees and the exit code. */
 export function describeFailure(err: unknown): { line: string; exitCode: number } {
   if (err instanceof CliError) return { line: `${err.code}: ${err.message}`, exitCode: err.exitCode };
-  // Config errors come from other packages (e.g. @crumbs/api's ConfigError) with a code of their own.
+  // API answers (ApiResponseError, a CrumbsError) and config errors of other packages carry a code.
   if (err instanceof Error) {
     const code = (err as { code?: unknown }).code;
     return { line: `${typeof code === "string" ? code : "error"}: ${err.message}`, exitCode: 1 };

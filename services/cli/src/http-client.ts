@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ApiError, CliError } from "./errors.ts";
+import { ApiResponseError } from "@crumbs/agent-sdk";
+import { CliError } from "./errors.ts";
 import type { ClientConfig } from "./client-config.ts";
 
 const apiErrorBodySchema = z.object({ error: z.string(), message: z.string().optional(), details: z.unknown().optional() });
@@ -15,7 +16,7 @@ export interface RequestOptions {
 
 export interface HttpClient {
   readonly baseUrl: string;
-  /** JSON in, JSON out; an error answer throws ApiError. */
+  /** JSON in, JSON out; an error answer throws ApiResponseError. */
   json(method: string, path: string, opts?: RequestOptions): Promise<{ status: number; body: unknown; headers: Headers }>;
   /** The raw response of a successful request (for streams). */
   raw(method: string, path: string, opts?: RequestOptions): Promise<Response>;
@@ -68,7 +69,7 @@ export function createHttpClient(config: ClientConfig, fetchImpl: typeof fetch =
   };
 }
 
-async function toApiError(res: Response): Promise<ApiError> {
+async function toApiError(res: Response): Promise<ApiResponseError> {
   const text = await res.text().catch(() => "");
   let parsed: unknown;
   try {
@@ -77,6 +78,8 @@ async function toApiError(res: Response): Promise<ApiError> {
     parsed = undefined;
   }
   const body = apiErrorBodySchema.safeParse(parsed);
-  if (body.success) return new ApiError(res.status, body.data.error, body.data.message ?? res.statusText, body.data.details);
-  return new ApiError(res.status, `http_${res.status}`, text.slice(0, 200) || res.statusText);
+  if (body.success) {
+    return new ApiResponseError(body.data.error, body.data.message ?? res.statusText, res.status, body.data.details);
+  }
+  return new ApiResponseError(`http_${res.status}`, text.slice(0, 200) || res.statusText, res.status);
 }

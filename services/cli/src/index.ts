@@ -1,7 +1,7 @@
 export { run, main, globalUsage } from "./main.ts";
 export { commands } from "./commands/index.ts";
 export type { Command, CliContext } from "./context.ts";
-export { CliError, UsageError, ApiError } from "./errors.ts";
+export { CliError, UsageError } from "./errors.ts";
 export { parseTime, parseSeq } from "./time.ts";
 export { SseParser, type SseFrame } from "@crumbs/schemas/sse";
 export { formatEventLine, replaySubject, replayMsgId } from "./event-line.ts";

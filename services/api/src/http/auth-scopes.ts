@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { z } from "zod";
-import { ApiError } from "../errors.ts";
+import { ForbiddenError } from "../errors.ts";
 import type { Principal } from "./auth.ts";
 import type { AppEnv } from "./context.ts";
 
@@ -37,7 +37,7 @@ export function requireRouteScope(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const scope = scopeFor(c.req.method, c.req.path);
     if (!hasScope(c.get("principal"), scope)) {
-      throw new ApiError("forbidden", 403, `this token lacks the "${scope}" scope`, { scope });
+      throw new ForbiddenError(`this token lacks the "${scope}" scope`, { scope });
     }
     await next();
   };

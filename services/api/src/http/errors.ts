@@ -1,26 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { ApiError } from "../errors.ts";
-
-interface CodedError {
-  code: string;
-  status: number;
-  message: string;
-  details?: unknown;
-}
-
-/** Errors thrown by `@crumbs/schemas` (CrumbsError) share this shape with ours; duck-typed to avoid coupling on classes. */
-function isCoded(err: unknown): err is CodedError {
-  if (!(err instanceof Error)) return false;
-  const e = err as Error & Partial<CodedError>;
-  return (
-    typeof e.code === "string" &&
-    typeof e.status === "number" &&
-    e.status >= 400 &&
-    e.status < 600
-  );
-}
+import { CrumbsError } from "@crumbs/schemas";
 
 // Connection-level failures mean Postgres is down or overloaded, not that the request was wrong.
 const UNAVAILABLE_CODES = new Set([
@@ -63,11 +44,9 @@ export function errorBody(code: string, message: string, details?: unknown) {
 /** The one error handler: every failure becomes `{error, message, details?}` with the right status. */
 export function createErrorHandler(log: (msg: string, err: unknown) => void) {
   return (err: Error, c: Context) => {
-    if (err instanceof ApiError) {
+    // Every error a request can cause, the API's own and the engines', is a CrumbsError.
+    if (err instanceof CrumbsError) {
       for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
-      return c.json(errorBody(err.code, err.message, err.details), err.status as ContentfulStatusCode);
-    }
-    if (isCoded(err)) {
       return c.json(errorBody(err.code, err.message, err.details), err.status as ContentfulStatusCode);
     }
     if (err instanceof HTTPException) {

@@ -1,13 +1,13 @@
 import type { MiddlewareHandler } from "hono";
-import { ApiError } from "../errors.ts";
+import { CrumbsError } from "../errors.ts";
 import { bearerToken, hashToken } from "./auth.ts";
 import type { AppEnv } from "./context.ts";
 import { TokenBuckets, type RateLimit } from "./rate-limit-bucket.ts";
 
-export class RateLimitedError extends ApiError {
+export class RateLimitedError extends CrumbsError {
   constructor(retryAfterSeconds: number) {
-    super("rate_limited", 429, `too many requests for this token; retry in ${retryAfterSeconds} s`, undefined, {
-      "Retry-After": String(retryAfterSeconds),
+    super("rate_limited", `too many requests for this token; retry in ${retryAfterSeconds} s`, 429, undefined, {
+      headers: { "Retry-After": String(retryAfterSeconds) },
     });
   }
 }

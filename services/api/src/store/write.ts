@@ -1,4 +1,4 @@
-import { ApiError } from "../errors.ts";
+import { CrumbsError } from "../errors.ts";
 import { findIdempotent, type IdempotencyInput, type StoredResponse } from "./idempotency.ts";
 import type { StoreDeps } from "./store-deps.ts";
 import { isUniqueViolation } from "./write-statement.ts";
@@ -34,7 +34,7 @@ export async function runWrite(
     deps.afterCommit?.(owner);
     return { response, replayed: false };
   } catch (err) {
-    if (!idem || !(isUniqueViolation(err) || err instanceof ApiError)) throw err;
+    if (!idem || !(isUniqueViolation(err) || err instanceof CrumbsError)) throw err;
     const earlier = await findIdempotent(db, owner, idem);
     if (!earlier) throw err;
     return { response: earlier, replayed: true };

@@ -2,7 +2,7 @@ import { abortableSleep } from "../abortable-sleep.ts";
 import { parseCommandArgs } from "../args.ts";
 import { loadClientConfig } from "../client-config.ts";
 import type { Command, CliContext } from "../context.ts";
-import { ApiError } from "../errors.ts";
+import { ApiResponseError } from "@crumbs/agent-sdk";
 import { formatEventLine, parseEvent } from "../event-line.ts";
 import { createHttpClient, type HttpClient } from "../http-client.ts";
 import { parseSelectorArg } from "../selector-arg.ts";
@@ -47,7 +47,7 @@ export const tailCommand: Command = {
       } catch (err) {
         if (ctx.shutdown.aborted) break;
         // A request the API refuses (bad selector, bad token) will not get better by retrying.
-        if (!connectedOnce || (err instanceof ApiError && err.status < 500)) throw err;
+        if (!connectedOnce || (err instanceof ApiResponseError && err.status < 500)) throw err;
         ctx.err(`tail: connection lost (${(err as Error).message}); retrying in ${backoff} ms`);
       }
       await abortableSleep(backoff, ctx.shutdown);

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { ApiError, NotFoundError } from "../../errors.ts";
+import { ForbiddenError, NotFoundError } from "../../errors.ts";
 import { createApiKey, createKeyBodySchema, listApiKeys, listKeysQuerySchema, revokeApiKey } from "../../keys/index.ts";
 import { ADMIN_OWNER, type Principal } from "../auth.ts";
 import { hasScope } from "../auth-scopes.ts";
@@ -13,7 +13,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isRootAdmin = (p: Principal) => p.owner === ADMIN_OWNER;
 
 function forbidden(message: string): never {
-  throw new ApiError("forbidden", 403, message);
+  throw new ForbiddenError(message);
 }
 
 /** `POST/GET/DELETE /v1/keys`, admin scope (checked by the scope middleware). */

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { ApiError } from "../../errors.ts";
+import { ForbiddenError, UnavailableError } from "../../errors.ts";
 import {
   EXTENSION_ID_PATTERN,
   EXTENSION_STREAM,
@@ -39,10 +39,10 @@ export function natsCredentialRoutes(deps: { accountSeed?: string; bodyLimitByte
     const empty = c.req.raw.body === null || c.req.header("content-length") === "0";
     const body = parseBody(bodySchema, empty ? {} : await readJsonBody(c, deps.bodyLimitBytes));
     if (!deps.accountSeed) {
-      throw new ApiError("unavailable", 503, "this API mints no NATS credentials: CRUMBS_NATS_ACCOUNT_SEED is not set");
+      throw new UnavailableError("this API mints no NATS credentials: CRUMBS_NATS_ACCOUNT_SEED is not set");
     }
     if (!OWNER_PATTERN.test(owner)) {
-      throw new ApiError("forbidden", 403, `owner "${owner}" cannot be expressed as a NATS subject token`);
+      throw new ForbiddenError(`owner "${owner}" cannot be expressed as a NATS subject token`);
     }
     // The schema allows extension_id with kind "extension" only, and requires it there.
     const client: OwnerClient = body.extension_id !== undefined ? { kind: "extension", extensionId: body.extension_id } : { kind: "agent" };
