@@ -1,7 +1,7 @@
 import { connect } from "nats";
 import { CrumbsClient, respondTo } from "@crumbs/agent-sdk";
 import { silentLogger, startRunner } from "@crumbs/runner";
-import { FakeOpenAI } from "../../agents/runner/test/fake-openai.ts";
+import { FakeOpenAI } from "@crumbs/testkit";
 import type { Suite } from "../types.ts";
 import { round } from "../stats.ts";
 import { higherIsBetter } from "../lib/figures.ts";

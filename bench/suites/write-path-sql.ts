@@ -1,7 +1,6 @@
 import { PgDialect } from "drizzle-orm/pg-core";
-import { patchBreadcrumb } from "../../services/api/src/store/patch.ts";
-import { checkBreadcrumbContent } from "../../services/api/src/http/validate-write.ts";
-import type { StoreDeps } from "../../services/api/src/store/store-deps.ts";
+import { checkBreadcrumbContent } from "@crumbs/api";
+import { patchBreadcrumb, type StoreDeps } from "@crumbs/api/store";
 
 class Captured extends Error {}
 

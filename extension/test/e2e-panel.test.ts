@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { waitFor } from "@crumbs/testkit";
-import type { RecordedRequest } from "../../agents/runner/test/fake-openai.ts";
+import type { RecordedRequest } from "@crumbs/testkit";
 import { resultsFor, sendAction, waitResult, type ResultContext } from "./e2e/actions.ts";
 import { startE2E, waitForContext, type E2E } from "./e2e/stack.ts";
 

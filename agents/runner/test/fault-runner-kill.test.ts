@@ -6,7 +6,7 @@ import { connect, type NatsConnection } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STREAM, type Breadcrumb } from "@crumbs/agent-sdk";
 import { waitFor } from "@crumbs/testkit";
-import type { RecordedRequest } from "./fake-openai.ts";
+import type { RecordedRequest } from "@crumbs/testkit";
 import { chatMessage, listAll, startStack, waitForCount, type TestStack } from "./stack.ts";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));

@@ -3,13 +3,13 @@ import { CrumbsClient, type Breadcrumb } from "@crumbs/agent-sdk";
 import { connect } from "nats";
 import { STREAM_NAME } from "@crumbs/schemas";
 import {
+  FakeOpenAI,
   NatsServer,
   createTestDatabase,
   waitFor,
   waitForConsumerDrained,
   type TestDatabase,
 } from "@crumbs/testkit";
-import { FakeOpenAI } from "./fake-openai.ts";
 
 export const TOKEN = "test-token-agents-0001";
 

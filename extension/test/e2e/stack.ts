@@ -6,7 +6,7 @@ import type { BrowserContext, Page, Worker } from "playwright-core";
 import { createNatsTrust, loadApiConfig, mintRunnerUser, startApi, type RunningApi } from "@crumbs/api";
 import { silentLogger, startRunner, type Runner } from "@crumbs/runner";
 import { NatsServer, createTestDatabase, launchChromium, waitFor, type TestDatabase } from "@crumbs/testkit";
-import { FakeOpenAI } from "../../../agents/runner/test/fake-openai.ts";
+import { FakeOpenAI } from "@crumbs/testkit";
 import { createApi, type Breadcrumb, type CrumbsApi } from "../../src/background/bus/api-client.ts";
 import { startFixtureServer, type FixtureServer } from "../fixture-server.ts";
 import { bundleClient } from "../generated-pages.ts";

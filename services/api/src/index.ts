@@ -10,3 +10,4 @@ export { assembleApi, type ApiStack } from "./assemble.ts";
 export { schema as tables } from "./db/schema.ts";
 export { createNatsTrust, mintRunnerUser, mintUser, ownerPermissions, type NatsTrust } from "./nats-auth/index.ts";
 export { SCOPES, type Scope } from "./http/auth-scopes.ts";
+export { checkBreadcrumbContent } from "./http/validate-write.ts";

@@ -5,3 +5,10 @@ export { freePort } from "./free-port.ts";
 export { waitFor } from "./wait-for.ts";
 export { PostgresServer, type PostgresServerOptions } from "./postgres-server.ts";
 export { waitForConsumerDrained } from "./jetstream.ts";
+export {
+  FakeOpenAI,
+  type RecordedRequest,
+  type Script,
+  type ScriptedReply,
+  type ScriptedToolCall,
+} from "./fake-openai.ts";
