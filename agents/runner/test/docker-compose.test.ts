@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { loadApiConfig } from "@crumbs/api";
 import { loadRunnerConfig, RUNNER_ENV_VARS } from "@crumbs/runner";
 // Not re-exported by @crumbs/api's index; the list of what its parser reads.
-import { API_ENV_VARS } from "../../../services/api/src/config.ts";
+import { API_ENV_VARS } from "@crumbs/api";
 
 // No Docker engine here: check what `docker compose up` would run by reading the files.
 const root = new URL("../../../", import.meta.url);

@@ -1,4 +1,4 @@
-export { loadApiConfig, type ApiConfig } from "./config.ts";
+export { loadApiConfig, API_ENV_VARS, type ApiConfig } from "./config.ts";
 export { ConfigError, CrumbsError } from "./errors.ts";
 export { openDatabase, type OpenDatabaseOptions } from "./db/open.ts";
 export type { Database } from "./db/database.ts";

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { isAccountSeed } from "../nats-auth/index.ts";
+// From trust.ts itself, not the nats-auth barrel: the barrel re-exports api-authenticator.ts,
+// which reads AuthConfig from this file.
+import { isAccountSeed } from "../nats-auth/trust.ts";
 import { rateLimitSchema, type RateLimit } from "./rate-limit-bucket.ts";
 
 /** The environment of issue 6 (keys, rate limits, NATS auth), merged into config.ts's one schema. */
