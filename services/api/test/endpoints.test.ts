@@ -134,7 +134,7 @@ describe("HTTP API endpoints", () => {
     expect((await s.call(`/v1/breadcrumbs/${mine.id}/history`, { token: otherToken })).status).toBe(404);
     const events = await (await s.call("/v1/events", { token: otherToken })).json();
     // team2 wrote one breadcrumb, so its event list is not empty: "every" below cannot pass vacuously.
-    expect(events.items.map((e: any) => e.breadcrumb.id)).toContain(theirs.id);
+    expect(events.items.map((e: { breadcrumb: { id: string } }) => e.breadcrumb.id)).toContain(theirs.id);
     expect(events.items.every((e: any) => e.owner === "team2")).toBe(true);
 
     for (const token of [null, "wrong-token"]) {
