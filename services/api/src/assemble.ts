@@ -4,6 +4,7 @@ import type { Database } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
 import { openDatabase } from "./db/open.ts";
 import { createApp, type CrumbsApp } from "./http/app.ts";
+import { KEYS_CHANNEL, PrincipalCache } from "./keys/index.ts";
 import { Metrics } from "./metrics.ts";
 import { apiNatsAuthenticator } from "./nats-auth/index.ts";
 import { connectNats, type NatsLink } from "./nats/connect.ts";
@@ -52,9 +53,12 @@ export async function assembleApi(opts: { config: ApiConfig; database?: Database
     cleanups.push(() => relay.stop());
     const notifier = new ChangeNotifier(nats);
     cleanups.push(async () => notifier.close());
+    const principalCache = new PrincipalCache({ ttlMs: config.authCacheTtlMs });
+    if (database.listen) cleanups.push(await database.listen(KEYS_CHANNEL, () => principalCache.clear()));
     const app = createApp({
       database,
       adminToken: config.token,
+      principalCache,
       auth: config.auth,
       bodyLimitBytes: config.bodyLimitBytes,
       ssePingMs: config.ssePingMs,

@@ -26,6 +26,8 @@ const envSchema = z.object({
   CRUMBS_RELAY_POLL_MS: z.coerce.number().int().min(10).default(1_000),
   CRUMBS_RETENTION: z.string().optional(),
   CRUMBS_SWEEP_MS: z.coerce.number().int().min(10).default(5_000),
+  /** How long an authenticated API key is trusted without a database look-up; 0 turns the cache off. */
+  CRUMBS_AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
 });
 
 /** Every variable loadApiConfig reads; anything else in the environment is ignored. */
@@ -49,6 +51,8 @@ export interface ApiConfig {
   retention: RetentionPolicy;
   /** Pause between TTL expiry / retention sweeps. */
   sweepMs: number;
+  /** API keys trusted this long without a database look-up (revocation still applies at once). */
+  authCacheTtlMs: number;
 }
 
 /** Parses the environment once. A bad value throws ConfigError naming the variable. */
@@ -78,6 +82,7 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
     bodyLimitBytes: e.CRUMBS_BODY_LIMIT,
     ssePingMs: e.CRUMBS_SSE_PING_MS,
     relayPollMs: e.CRUMBS_RELAY_POLL_MS,
+    authCacheTtlMs: e.CRUMBS_AUTH_CACHE_TTL_MS,
     retention,
     sweepMs: e.CRUMBS_SWEEP_MS,
   };

@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { routePath } from "hono/route";
 import type { Database } from "../db/database.ts";
 import { UnauthorizedError } from "../errors.ts";
+import { PrincipalCache } from "../keys/index.ts";
 import { Metrics } from "../metrics.ts";
 import type { NatsLink } from "../nats/connect.ts";
 import { ChangeNotifier } from "../notifier.ts";
@@ -25,6 +26,8 @@ export interface AppDeps {
   adminToken?: string;
   /** Replaces the default token check (CRUMBS_TOKEN + api_keys). */
   authenticate?: Authenticate;
+  /** Authenticated keys, shared with whoever LISTENs for revocations (assemble.ts). Default: 10 s TTL. */
+  principalCache?: PrincipalCache;
   /** Rate limits and the NATS account seed (issue 6). */
   auth?: AuthConfig;
   bodyLimitBytes?: number;
@@ -46,7 +49,9 @@ export function createApp(deps: AppDeps) {
   const log = deps.log ?? ((msg, err) => console.error(`[crumbs-api] ${msg}`, err ?? ""));
   const metrics = deps.metrics ?? new Metrics();
   const notifier = deps.notifier ?? new ChangeNotifier(deps.nats);
-  const authenticate = deps.authenticate ?? createAuthenticator({ adminToken: deps.adminToken, db: deps.database.db });
+  const principalCache = deps.principalCache ?? new PrincipalCache({ ttlMs: 10_000 });
+  const authenticate =
+    deps.authenticate ?? createAuthenticator({ adminToken: deps.adminToken, db: deps.database.db, cache: principalCache });
   const store: StoreDeps = {
     database: deps.database,
     now: deps.now ?? (() => new Date()),
@@ -90,7 +95,7 @@ export function createApp(deps: AppDeps) {
   app.use("/v1/*", requireRouteScope());
   app.route("/v1/breadcrumbs", breadcrumbRoutes(routeDeps));
   app.route("/v1/events", eventRoutes(routeDeps));
-  app.route("/v1/keys", keyRoutes({ ...routeDeps, now: store.now }));
+  app.route("/v1/keys", keyRoutes({ ...routeDeps, now: store.now, onRevoked: () => principalCache.clear() }));
   app.route(
     "/v1/nats",
     natsCredentialRoutes({ accountSeed: deps.auth?.natsAccountSeed, bodyLimitBytes: routeDeps.bodyLimitBytes, now: store.now }),
