@@ -4,6 +4,18 @@ import { InvalidRequestError } from "./errors.ts";
 import { isoTimeSchema, OWNER_PATTERN, ownerSchema, SCHEMA_NAME_PATTERN, schemaNameSchema, tagSchema } from "./names.ts";
 
 export const STREAM_NAME = "CRUMBS";
+
+/**
+ * NATS_URL names one server or, for a cluster, several separated by commas
+ * (`nats://a:4222,nats://b:4222`). Every crumbs process splits it the same way; once
+ * connected, clients also learn the cluster's other members from the server itself.
+ */
+export function natsServers(url: string): string[] {
+  return url
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
 export const STREAM_SUBJECTS = ["crumbs.>"];
 export const SUBJECT_PREFIX = "crumbs";
 

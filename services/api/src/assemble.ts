@@ -39,7 +39,12 @@ export async function assembleApi(opts: { config: ApiConfig; database?: Database
   };
   try {
     await migrate(database);
-    const nats = await connectNats({ url: config.natsUrl, log, authenticator: apiNatsAuthenticator(config.auth) });
+    const nats = await connectNats({
+      url: config.natsUrl,
+      log,
+      authenticator: apiNatsAuthenticator(config.auth),
+      stream: { replicas: config.streamReplicas },
+    });
     cleanups.push(() => nats.close());
     const metrics = new Metrics();
     const relay = new OutboxRelay({

@@ -26,6 +26,8 @@ const envSchema = z.object({
   CRUMBS_RELAY_POLL_MS: z.coerce.number().int().min(10).default(1_000),
   CRUMBS_RETENTION: z.string().optional(),
   CRUMBS_SWEEP_MS: z.coerce.number().int().min(10).default(5_000),
+  /** JetStream replicas of the CRUMBS stream: 3 on a 3-node NATS cluster (docs/scaling.md). */
+  CRUMBS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   /** How long an authenticated API key is trusted without a database look-up; 0 turns the cache off. */
   CRUMBS_AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
 });
@@ -51,6 +53,7 @@ export interface ApiConfig {
   retention: RetentionPolicy;
   /** Pause between TTL expiry / retention sweeps. */
   sweepMs: number;
+  streamReplicas: number;
   /** API keys trusted this long without a database look-up (revocation still applies at once). */
   authCacheTtlMs: number;
 }
@@ -83,6 +86,7 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
     ssePingMs: e.CRUMBS_SSE_PING_MS,
     relayPollMs: e.CRUMBS_RELAY_POLL_MS,
     authCacheTtlMs: e.CRUMBS_AUTH_CACHE_TTL_MS,
+    streamReplicas: e.CRUMBS_STREAM_REPLICAS,
     retention,
     sweepMs: e.CRUMBS_SWEEP_MS,
   };

@@ -1,4 +1,5 @@
 import { connect, headers as natsHeaders, type JetStreamClient, type NatsConnection, type PubAck } from "nats";
+import { natsServers } from "@crumbs/schemas";
 import { CliError } from "./errors.ts";
 import { replayMsgId, replaySubject, type EventFields } from "./event-line.ts";
 
@@ -19,7 +20,7 @@ const WINDOW = 256;
 export async function openReplayPublisher(natsUrl: string, prefix: string): Promise<ReplayPublisher> {
   let nc: NatsConnection;
   try {
-    nc = await connect({ servers: natsUrl, name: "crumbs-replay", maxReconnectAttempts: 5 });
+    nc = await connect({ servers: natsServers(natsUrl), name: "crumbs-replay", maxReconnectAttempts: 5 });
   } catch (err) {
     throw new CliError("nats_unreachable", `cannot connect to NATS at ${natsUrl}: ${(err as Error).message}`);
   }

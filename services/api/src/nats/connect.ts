@@ -1,5 +1,6 @@
 import { connect, Events, type Authenticator, type JetStreamClient, type NatsConnection } from "nats";
-import { ensureStream } from "./stream.ts";
+import { natsServers } from "@crumbs/schemas";
+import { ensureStream, type StreamOptions } from "./stream.ts";
 
 export interface NatsLink {
   readonly nc: NatsConnection;
@@ -17,16 +18,17 @@ export async function connectNats(opts: {
   log?: (msg: string) => void;
   /** NATS credentials when the server is not open (see nats-auth/). */
   authenticator?: Authenticator;
+  stream?: StreamOptions;
 }): Promise<NatsLink> {
   const nc = await connect({
-    servers: opts.url,
+    servers: natsServers(opts.url),
     name: opts.name ?? "crumbs-api",
     ...(opts.authenticator ? { authenticator: opts.authenticator } : {}),
     maxReconnectAttempts: -1,
     reconnectTimeWait: 250,
     pingInterval: 10_000,
   });
-  await ensureStream(nc);
+  await ensureStream(nc, opts.stream);
   const js = nc.jetstream();
   let up = true;
   const listeners = new Set<() => void>();
@@ -38,7 +40,7 @@ export async function connectNats(opts: {
       } else if (s.type === Events.Reconnect) {
         // The server may have come back empty (new volume): ensure the stream before publishing again.
         try {
-          await ensureStream(nc);
+          await ensureStream(nc, opts.stream);
           up = true;
         } catch (err) {
           opts.log?.(`nats reconnected but the stream could not be ensured: ${String(err)}`);

@@ -4,8 +4,20 @@ import { STREAM_NAME, STREAM_SUBJECTS } from "@crumbs/schemas";
 /** The relay republishes after an outage; the dedup window must outlast any such retry. */
 export const DUPLICATE_WINDOW_MS = 5 * 60_000;
 
-/** Creates the CRUMBS stream, or widens its dedup window if an older config made it too short. */
-export async function ensureStream(nc: NatsConnection): Promise<void> {
+export interface StreamOptions {
+  /**
+   * Copies of every message across a NATS cluster (CRUMBS_STREAM_REPLICAS). 3 survives the loss
+   * of any one server without losing an acknowledged publish; 1 is all a single server can hold.
+   */
+  replicas?: number;
+}
+
+/**
+ * Creates the CRUMBS stream, or brings an existing one to this config: widens its dedup window
+ * if an older config made it too short, and moves it to the asked number of replicas.
+ */
+export async function ensureStream(nc: NatsConnection, opts: StreamOptions = {}): Promise<void> {
+  const replicas = opts.replicas ?? 1;
   const jsm = await nc.jetstreamManager();
   const info = await jsm.streams.info(STREAM_NAME).catch((err: unknown) => {
     if (isNotFound(err)) return undefined;
@@ -18,11 +30,17 @@ export async function ensureStream(nc: NatsConnection): Promise<void> {
       storage: StorageType.File,
       retention: RetentionPolicy.Limits,
       duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+      num_replicas: replicas,
     });
     return;
   }
-  if (info.config.duplicate_window < nanos(2 * 60_000)) {
-    await jsm.streams.update(STREAM_NAME, { ...info.config, duplicate_window: nanos(DUPLICATE_WINDOW_MS) });
+  const windowTooShort = info.config.duplicate_window < nanos(2 * 60_000);
+  if (windowTooShort || info.config.num_replicas !== replicas) {
+    await jsm.streams.update(STREAM_NAME, {
+      ...info.config,
+      ...(windowTooShort ? { duplicate_window: nanos(DUPLICATE_WINDOW_MS) } : {}),
+      num_replicas: replicas,
+    });
   }
 }
 
