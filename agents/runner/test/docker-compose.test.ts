@@ -117,7 +117,7 @@ describe("docker-compose.yml", async () => {
       expect(s[name]!.build).toEqual({ context: ".", dockerfile: "docker/Dockerfile" });
       expect(s[name]!.command).toEqual([name]);
     }
-    expect(dockerfile).toMatch(/^FROM node:20-bookworm-slim$/m);
+    expect(dockerfile).toMatch(/^FROM node:22-bookworm-slim$/m);
     expect(dockerfile).toMatch(/npm ci/);
     expect(dockerfile).toContain('ENTRYPOINT ["npx", "--no-install", "crumbs"]');
     // `npx crumbs` is the CLI's bin, the same file `npm start` runs.
