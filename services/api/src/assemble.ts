@@ -38,7 +38,12 @@ export async function assembleApi(opts: { config: ApiConfig; database?: Database
   };
   try {
     await migrate(database);
-    const nats = await connectNats({ url: config.natsUrl, log, authenticator: apiNatsAuthenticator(config.auth) });
+    const nats = await connectNats({
+      url: config.natsUrl,
+      log,
+      authenticator: apiNatsAuthenticator(config.auth),
+      streamLimits: config.streamLimits,
+    });
     cleanups.push(() => nats.close());
     const metrics = new Metrics();
     const relay = new OutboxRelay({
@@ -46,6 +51,7 @@ export async function assembleApi(opts: { config: ApiConfig; database?: Database
       nats,
       pollMs: config.relayPollMs,
       onPublished: (n) => metrics.addPublished(n),
+      onParked: (n) => metrics.addParked(n),
       log,
     });
     await relay.start();
@@ -63,6 +69,9 @@ export async function assembleApi(opts: { config: ApiConfig; database?: Database
       metrics,
       onCommit: () => relay.kick(),
       backlog: () => relay.backlog(),
+      sseMaxPerToken: config.sseMaxPerToken,
+      authFailRateLimit: config.authFailRateLimit,
+      onOutboxRetry: () => relay.kick(),
       log,
     });
     const sweeper = new RetentionSweeper({
@@ -76,6 +85,8 @@ export async function assembleApi(opts: { config: ApiConfig; database?: Database
         },
       },
       policy: config.retention,
+      idempotencyTtlSeconds: config.idempotencyTtlSeconds,
+      outboxKeepSeconds: config.outboxKeepSeconds,
       intervalMs: config.sweepMs,
       log,
     });
