@@ -14,7 +14,7 @@ export interface TestStack extends ApiStack {
   config: ApiConfig;
   /** app.request with the admin bearer token and a JSON content type. */
   call(path: string, init?: RequestInit & { json?: unknown; token?: string | null }): Promise<Response>;
-  count(table: "breadcrumbs" | "breadcrumb_history" | "outbox" | "idempotency_keys"): Promise<number>;
+  count(table: "breadcrumbs" | "breadcrumb_history" | "outbox" | "outbox_parked" | "idempotency_keys" | "api_keys"): Promise<number>;
   /** A plain NATS client, as any subscriber would use. */
   client(): Promise<NatsConnection>;
   /** Starts a listening server on a free port (for SSE and concurrency tests). */
