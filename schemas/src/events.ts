@@ -39,6 +39,27 @@ export const breadcrumbEventSchema = z.object({
 });
 export type BreadcrumbEvent = z.infer<typeof breadcrumbEventSchema>;
 
+/**
+ * What the relay publishes instead of an event too large for the NATS server's
+ * `max_payload`: the same subject, `Nats-Msg-Id` and fields, without `breadcrumb`.
+ * Consumers fetch the breadcrumb from the API (the SDK does it for its handlers).
+ */
+export const breadcrumbReferenceEventSchema = breadcrumbEventSchema
+  .omit({ breadcrumb: true })
+  .extend({ truncated: z.literal(true) });
+export type BreadcrumbReferenceEvent = z.infer<typeof breadcrumbReferenceEventSchema>;
+
+/** The reference event standing for `event`; every field but the breadcrumb is kept. */
+export function referenceEventOf<E extends { breadcrumb?: unknown }>(event: E): Omit<E, "breadcrumb"> & { truncated: true } {
+  const { breadcrumb: _dropped, ...rest } = event;
+  return { ...rest, truncated: true };
+}
+
+/** True for a reference event (a payload with `truncated: true` and no breadcrumb). */
+export function isReferenceEvent(payload: unknown): payload is BreadcrumbReferenceEvent {
+  return breadcrumbReferenceEventSchema.safeParse(payload).success && !("breadcrumb" in (payload as object));
+}
+
 /** `breadcrumb.updated` -> `updated`; a short type is returned as is. */
 export function eventTypeShort(type: EventType | EventTypeShort): EventTypeShort {
   const short = type.startsWith("breadcrumb.") ? type.slice("breadcrumb.".length) : type;

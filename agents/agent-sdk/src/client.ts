@@ -71,7 +71,7 @@ export class CrumbsClient extends CrumbsHttp {
     handler: EventHandler,
     opts: SubscribeOptions = {},
   ): Promise<Subscription> {
-    const sub = await subscribeEvents(await this.nats(), selector, handler, opts);
+    const sub = await subscribeEvents(await this.nats(), selector, handler, { http: this, ...opts });
     this.subs.add(sub);
     void sub.closed.finally(() => this.subs.delete(sub));
     return sub;

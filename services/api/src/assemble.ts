@@ -43,7 +43,8 @@ export async function assembleApi(opts: { config: ApiConfig; database?: Database
       url: config.natsUrl,
       log,
       authenticator: apiNatsAuthenticator(config.auth),
-      stream: { replicas: config.streamReplicas },
+      streamLimits: config.streamLimits,
+      streamReplicas: config.streamReplicas,
     });
     cleanups.push(() => nats.close());
     const metrics = new Metrics();
@@ -52,6 +53,7 @@ export async function assembleApi(opts: { config: ApiConfig; database?: Database
       nats,
       pollMs: config.relayPollMs,
       onPublished: (n) => metrics.addPublished(n),
+      onParked: (n) => metrics.addParked(n),
       log,
     });
     await relay.start();
@@ -72,6 +74,9 @@ export async function assembleApi(opts: { config: ApiConfig; database?: Database
       metrics,
       onCommit: () => relay.kick(),
       backlog: () => relay.backlog(),
+      sseMaxPerToken: config.sseMaxPerToken,
+      authFailRateLimit: config.authFailRateLimit,
+      onOutboxRetry: () => relay.kick(),
       log,
     });
     const sweeper = new RetentionSweeper({
@@ -85,6 +90,8 @@ export async function assembleApi(opts: { config: ApiConfig; database?: Database
         },
       },
       policy: config.retention,
+      idempotencyTtlSeconds: config.idempotencyTtlSeconds,
+      outboxKeepSeconds: config.outboxKeepSeconds,
       intervalMs: config.sweepMs,
       log,
     });

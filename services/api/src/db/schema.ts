@@ -81,6 +81,29 @@ export const outbox = pgTable(
   (t) => [index("outbox_pending_idx").on(t.seq).where(sql`${t.published_at} is null`)],
 );
 
+/**
+ * Dead letters: outbox rows the relay could not publish for a reason retrying
+ * will not fix (too large even as a reference event, an invalid subject), and
+ * rows of the same owner held behind them so that owner's order holds.
+ * `crumbs outbox retry` moves them back into the outbox.
+ */
+export const outboxParked = pgTable(
+  "outbox_parked",
+  {
+    seq: bigint("seq", { mode: "number" })
+      .primaryKey()
+      .references(() => breadcrumbHistory.seq),
+    owner: text("owner").notNull(),
+    subject: text("subject").notNull(),
+    msg_id: text("msg_id").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    reason: text("reason").notNull(),
+    created_at: ts("created_at").notNull(),
+    parked_at: ts("parked_at").notNull().defaultNow(),
+  },
+  (t) => [index("outbox_parked_owner_idx").on(t.owner, t.seq)],
+);
+
 export const idempotencyKeys = pgTable(
   "idempotency_keys",
   {
@@ -116,6 +139,6 @@ export const seqCounter = pgTable("seq_counter", {
   value: bigint("value", { mode: "number" }).notNull(),
 });
 
-export const schema = { breadcrumbs, breadcrumbHistory, outbox, idempotencyKeys, apiKeys, seqCounter };
+export const schema = { breadcrumbs, breadcrumbHistory, outbox, outboxParked, idempotencyKeys, apiKeys, seqCounter };
 export type BreadcrumbRow = typeof breadcrumbs.$inferSelect;
 export type HistoryRow = typeof breadcrumbHistory.$inferSelect;
