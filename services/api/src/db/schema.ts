@@ -3,6 +3,7 @@ import {
   bigint,
   index,
   integer,
+  pgSequence,
   jsonb,
   pgTable,
   primaryKey,
@@ -42,7 +43,10 @@ export const breadcrumbs = pgTable(
   ],
 );
 
-/** One row per committed write; `seq` is global, gap-free and in commit order. */
+/**
+ * One row per committed write. `seq` is unique, and within one owner strictly increasing in
+ * commit order (store/owner-order.ts); across owners it says nothing about order, and it may skip.
+ */
 export const breadcrumbHistory = pgTable(
   "breadcrumb_history",
   {
@@ -133,12 +137,13 @@ export const apiKeys = pgTable(
   (t) => [uniqueIndex("api_keys_token_hash_uq").on(t.token_hash), index("api_keys_owner_idx").on(t.owner)],
 );
 
-/** A single row (id = 1). Bumped as the last statement of every write transaction. */
-export const seqCounter = pgTable("seq_counter", {
-  id: smallint("id").primaryKey(),
-  value: bigint("value", { mode: "number" }).notNull(),
-});
+/**
+ * Where every history row's seq comes from. A plain sequence takes no lock; what makes seq order
+ * equal commit order within an owner is the owner's commit lock the write takes before drawing
+ * from it (store/owner-order.ts).
+ */
+export const historySeq = pgSequence("history_seq");
 
-export const schema = { breadcrumbs, breadcrumbHistory, outbox, outboxParked, idempotencyKeys, apiKeys, seqCounter };
+export const schema = { breadcrumbs, breadcrumbHistory, outbox, outboxParked, idempotencyKeys, apiKeys, historySeq };
 export type BreadcrumbRow = typeof breadcrumbs.$inferSelect;
 export type HistoryRow = typeof breadcrumbHistory.$inferSelect;
