@@ -5,8 +5,6 @@ import type { NatsLink } from "../nats/connect.ts";
 import { parkedOwners, parkRow } from "./parked.ts";
 import { isPermanentPublishError, prepareMessage } from "./prepare.ts";
 
-/** Writers fire this from inside their transaction (delivered at commit) so other replicas drain at once. */
-export const OUTBOX_CHANNEL = "crumbs_outbox";
 /** One relay at a time publishes, which keeps the stream in seq order across replicas. */
 const RELAY_LOCK_KEY = 0x63_72_75_6d_62_72n; // "crumbr"
 
@@ -54,10 +52,6 @@ export class OutboxRelay {
 
   async start(): Promise<void> {
     this.cleanups.push(this.opts.nats.onReconnect(() => this.kick()));
-    if (this.opts.database.listen) {
-      const unlisten = await this.opts.database.listen(OUTBOX_CHANNEL, () => this.kick());
-      this.cleanups.push(unlisten);
-    }
     this.timer = setInterval(() => this.kick(), this.opts.pollMs ?? 1_000);
     this.timer.unref();
     this.kick();

@@ -41,13 +41,10 @@ export async function recordChange(tx: Tx, type: ChangeType, b: Breadcrumb, at: 
              ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(b.tags)}::jsonb)),
              ${JSON.stringify(b)}::jsonb, ${at}::timestamptz
       FROM s RETURNING seq
-    ), n AS (
-      -- Delivered at commit: wakes the relays of other replicas.
-      SELECT pg_notify('crumbs_outbox', '') AS sent
     )
     INSERT INTO outbox (seq, subject, msg_id, payload)
     SELECT h.seq, ${subject}, ${msgId}, jsonb_set(${JSON.stringify(payload)}::jsonb, '{seq}', to_jsonb(h.seq))
-    FROM h, n
+    FROM h
     RETURNING seq::text AS seq`);
   const row = rowsOf<{ seq: string }>(result)[0];
   if (!row) throw new Error(`no history row written for ${b.id}`);

@@ -47,8 +47,7 @@ export interface WrittenRow {
 
 /**
  * One write as ONE autocommit statement: the breadcrumbs change, then (only when it
- * hit a row) the idempotency row, the owner's commit lock and seq, history, outbox and
- * the NOTIFY.
+ * hit a row) the idempotency row, the owner's commit lock and seq, history and outbox.
  *
  * Why one statement: the owner's commit lock (store/owner-order.ts) makes seq order
  * equal commit order within the owner, and it is held from the moment it is taken to the
@@ -58,6 +57,11 @@ export interface WrittenRow {
  * wait on a concurrent request with the same key; waiting there while holding the lock
  * would deadlock with that request), and nothing is written when the change hit no row.
  * A failure anywhere (e.g. the idempotency key's unique violation) rolls back all of it.
+ *
+ * No NOTIFY: Postgres serialises every committing transaction that sent one on a single
+ * database-wide lock (the notification queue is filled in commit order), which pgbench showed
+ * as most backends waiting on `Lock:object`. The writing process kicks its own relay after the
+ * commit instead; if another replica's relay is publishing, it picks the row up in its batch.
  *
  * Returns undefined when the mutation matched no row.
  */
@@ -86,9 +90,6 @@ export async function executeWrite(db: Executor, w: WriteStatement): Promise<Wri
       INSERT INTO breadcrumb_history (seq, breadcrumb_id, owner, version, event, schema_name, tags, breadcrumb, at)
       SELECT s.value, b.id, b.owner, b.version, ${w.type}::text, b.schema_name, b.tags, b.j, ${w.at}::timestamptz
       FROM s, b RETURNING seq
-    ), n AS (
-      -- Delivered at commit: wakes the relays of other replicas.
-      SELECT pg_notify('crumbs_outbox', '') AS sent
     ), o AS (
       INSERT INTO outbox (seq, subject, msg_id, payload)
       SELECT h.seq, ${subjectPrefix}::text || b.schema_name,
@@ -96,7 +97,7 @@ export async function executeWrite(db: Executor, w: WriteStatement): Promise<Wri
              jsonb_build_object('seq', h.seq, 'type', ${`breadcrumb.${w.type}`}::text, 'id', b.id, 'owner', b.owner,
                'schema_name', b.schema_name, 'title', b.j -> 'title', 'tags', b.j -> 'tags',
                'version', b.version, 'at', ${w.at}::text, 'breadcrumb', b.j)
-      FROM h, b, n RETURNING seq
+      FROM h, b RETURNING seq
     )
     SELECT b.j AS breadcrumb,
            -- A row change must never commit without its event: should the chain ever yield no
