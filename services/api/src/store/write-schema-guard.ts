@@ -30,7 +30,7 @@ export function schemaGuard(check: ContentCheck, context: unknown): SQL | undefi
   // whose zod shape accepts it are run through the full check. This keeps a PATCH from building
   // one thrown error per known schema (most of its CPU before: pprof of the write-path bench).
   if (!accepts(UNKNOWN_SCHEMA)) return sql`false`;
-  const accepted = known.filter((k) => knownContextSchemas[k].safeParse(context).success && accepts(k));
+  const accepted = known.filter((k) => knownContextSchemas[k]?.safeParse(context).success && accepts(k));
   const refused = known.filter((k) => !accepted.includes(k));
   return refused.length === 0 ? undefined : sql`schema_name <> ALL(${textArray(refused)})`;
 }
