@@ -73,12 +73,13 @@ export const hostileNeighbour: Suite = {
         sent.clear();
         for (const k of Object.keys(failedWrites)) delete failedWrites[k];
         // One write at a time: the If-Match chain needs it, and a tenant writing steadily is the point.
-        await openLoop({ ratePerSecond: RATE, count: n, maxInFlight: 1, op: write });
+        // A write still in flight when the next is due makes openLoop skip that one: counted as not written.
+        const { skipped } = await openLoop({ ratePerSecond: RATE, count: n, maxInFlight: 1, op: write });
         const deadline = Date.now() + 30_000;
         while ([...sent.keys()].some((v) => !seen.has(v)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
         const lat = [...sent].map(([v, t]) => Math.max(0, (seen.get(v) ?? Number.NaN) - t));
         const failed = Object.values(failedWrites).reduce((a, b) => a + b, 0);
-        return { p50: percentile(lat.filter(Number.isFinite), 50), p99: percentile(lat.filter(Number.isFinite), 99), missing: lat.filter((x) => !Number.isFinite(x)).length, failed, failedBy: { ...failedWrites } };
+        return { p50: percentile(lat.filter(Number.isFinite), 50), p99: percentile(lat.filter(Number.isFinite), 99), missing: lat.filter((x) => !Number.isFinite(x)).length, failed, failedBy: { ...failedWrites }, written: sent.size, skipped };
       };
 
       await measure(20); // warm-up
@@ -130,10 +131,17 @@ export const hostileNeighbour: Suite = {
             goal: "< 1,000 ms",
             met: besieged.p99 < 1_000 && besieged.missing === 0,
           },
-          { metric: "calm owner writes refused, hostile owner running", value: besieged.failed, unit: "writes", goal: "0", met: besieged.failed === 0 },
+          {
+            metric: `calm owner writes done of ${count} offered, hostile owner running`,
+            value: besieged.written,
+            unit: "writes",
+            baseline: { name: "alone", value: alone.written, unit: "writes" },
+            goal: ">= 95% of offered, none refused",
+            met: besieged.written >= 0.95 * count && besieged.failed === 0,
+          },
           { metric: "hostile request p99 (any status)", value: round(percentile(hostileTimes, 99)), unit: "ms", goal: "< 2,000 ms", met: percentile(hostileTimes, 99) < 2_000 && !statuses["500"] && !statuses["timeout"] },
         ],
-        params: { rate: RATE, count, hostile_workers: HOSTILE_WORKERS, hostile_rows: HOSTILE_ROWS, hints_refused_at_write: hintsRefused, hostile_statuses: statuses, hostile_requests: hostileTimes.length, missing: { alone: alone.missing, besieged: besieged.missing }, calm_refused: { alone: alone.failedBy, besieged: besieged.failedBy } },
+        params: { rate: RATE, count, hostile_workers: HOSTILE_WORKERS, hostile_rows: HOSTILE_ROWS, hints_refused_at_write: hintsRefused, hostile_statuses: statuses, hostile_requests: hostileTimes.length, missing: { alone: alone.missing, besieged: besieged.missing }, calm_refused: { alone: alone.failedBy, besieged: besieged.failedBy }, calm_skipped: { alone: alone.skipped, besieged: besieged.skipped } },
       };
     } finally {
       await nc.close();

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { breadcrumbSchema } from "./breadcrumb.ts";
 import { InvalidRequestError } from "./errors.ts";
+import { looksLikeReferenceEvent } from "./reference-event.ts";
 import { isoTimeSchema, OWNER_PATTERN, ownerSchema, SCHEMA_NAME_PATTERN, schemaNameSchema, tagSchema } from "./names.ts";
 
 export const STREAM_NAME = "CRUMBS";
@@ -55,9 +56,9 @@ export function referenceEventOf<E extends { breadcrumb?: unknown }>(event: E): 
   return { ...rest, truncated: true };
 }
 
-/** True for a reference event (a payload with `truncated: true` and no breadcrumb). */
+/** True for a well-formed reference event (see reference-event.ts for the light check). */
 export function isReferenceEvent(payload: unknown): payload is BreadcrumbReferenceEvent {
-  return breadcrumbReferenceEventSchema.safeParse(payload).success && !("breadcrumb" in (payload as object));
+  return looksLikeReferenceEvent(payload) && breadcrumbReferenceEventSchema.safeParse(payload).success;
 }
 
 /** `breadcrumb.updated` -> `updated`; a short type is returned as is. */

@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { sql } from "drizzle-orm";
 import { DiscardPolicy, nanos } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,6 +23,7 @@ describe("bounded growth", () => {
       CRUMBS_OUTBOX_KEEP_SECONDS: "0",
       CRUMBS_SSE_MAX_PER_TOKEN: "2",
       CRUMBS_AUTH_FAIL_RATE_LIMIT: "1:5",
+      CRUMBS_SSE_PING_MS: "100",
     });
     url = await s.serve();
     const res = await s.call("/v1/keys", { method: "POST", json: { owner: "bob", scopes: ["read", "write", "subscribe"] } });
@@ -97,6 +99,45 @@ describe("bounded growth", () => {
     );
     for (const r of [second, other, reopened]) r.ac.abort();
   });
+
+  it("a stream whose client stopped reading is closed and frees its slot", async () => {
+    const { hostname, port } = new URL(url);
+    const stalled = [0, 1].map(() => {
+      const sock = connect(Number(port), hostname);
+      sock.write(`GET /v1/events/stream HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${bob}\r\n\r\n`);
+      sock.pause(); // never reads: a dead peer, as far as the server can tell
+      sock.on("error", () => {});
+      return sock;
+    });
+    try {
+      const third = await waitFor(
+        async () => {
+          const res = await fetch(`${url}/v1/events/stream`, { headers: { authorization: `Bearer ${bob}` } });
+          if (res.status === 429) return res;
+          await res.body?.cancel();
+          return undefined;
+        },
+        { message: "both stalled streams hold a slot" },
+      );
+      await third.body?.cancel();
+      // Events of ~900 KB fill the socket buffers of the stalled streams; their heartbeats stop draining.
+      const blob = "z".repeat(900 * 1024);
+      const freed = await waitFor(
+        async () => {
+          const w = await s.call("/v1/breadcrumbs", { method: "POST", token: bob, json: { schema_name: "test.growth.v1", title: "big", context: { blob } } });
+          expect(w.status).toBe(201);
+          const res = await fetch(`${url}/v1/events/stream`, { headers: { authorization: `Bearer ${bob}` } });
+          if (res.status === 200) return res;
+          await res.body?.cancel();
+          return undefined;
+        },
+        { timeout: 30_000, interval: 200, message: "a stalled stream was closed and its slot freed" },
+      );
+      await freed.body?.cancel();
+    } finally {
+      for (const sock of stalled) sock.destroy();
+    }
+  }, 60_000);
 
   it("a flood of unknown tokens from one address gets 429 while a valid token still works", async () => {
     const statuses: number[] = [];

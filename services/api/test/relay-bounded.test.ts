@@ -64,7 +64,7 @@ describe("relay under max_payload", () => {
   const inOrder = (xs: number[]) => xs.every((x, i) => i === 0 || xs[i - 1]! < x);
   const crumbs = (...args: string[]) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const env = { ...process.env, CRUMBS_URL: url, CRUMBS_TOKEN: TOKEN };
+      const env: NodeJS.ProcessEnv = { ...process.env, CRUMBS_URL: url, CRUMBS_TOKEN: TOKEN };
       for (const k of ["DATABASE_URL", "NATS_URL", "PORT"]) delete env[k];
       const child = spawn(process.execPath, [cliBin, ...args], { env });
       let stdout = "";
