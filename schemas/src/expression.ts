@@ -1,3 +1,4 @@
+import type { WorkBudget } from "./budget.ts";
 import { HintCompileError } from "./hint-compile-error.ts";
 import { deepEqual } from "./json-values.ts";
 import { lengthOf } from "./length-of.ts";
@@ -236,9 +237,9 @@ function lookup(root: unknown, segs: readonly (string | number)[]): unknown {
   return cur;
 }
 
-function compare(op: string, a: unknown, b: unknown): boolean {
-  if (op === "==") return deepEqual(a ?? null, b ?? null);
-  if (op === "!=") return !deepEqual(a ?? null, b ?? null);
+function compare(op: string, a: unknown, b: unknown, budget: WorkBudget | undefined): boolean {
+  if (op === "==") return deepEqual(a ?? null, b ?? null, budget);
+  if (op === "!=") return !deepEqual(a ?? null, b ?? null, budget);
   const bothNum = typeof a === "number" && typeof b === "number";
   const bothStr = typeof a === "string" && typeof b === "string";
   if (!bothNum && !bothStr) return false;
@@ -256,23 +257,25 @@ function compare(op: string, a: unknown, b: unknown): boolean {
   }
 }
 
-export function evaluateExpression(e: Expr, data: unknown): unknown {
+/** Evaluates a parsed expression; with a budget, each node and each value compared costs a unit. */
+export function evaluateExpression(e: Expr, data: unknown, budget?: WorkBudget): unknown {
+  budget?.spend();
   switch (e.k) {
     case "lit":
       return e.v;
     case "path":
       return lookup(data, e.segs);
     case "not":
-      return !truthy(evaluateExpression(e.e, data));
+      return !truthy(evaluateExpression(e.e, data, budget));
     case "and": {
-      const l = evaluateExpression(e.l, data);
-      return truthy(l) ? evaluateExpression(e.r, data) : l;
+      const l = evaluateExpression(e.l, data, budget);
+      return truthy(l) ? evaluateExpression(e.r, data, budget) : l;
     }
     case "or": {
-      const l = evaluateExpression(e.l, data);
-      return truthy(l) ? l : evaluateExpression(e.r, data);
+      const l = evaluateExpression(e.l, data, budget);
+      return truthy(l) ? l : evaluateExpression(e.r, data, budget);
     }
     case "cmp":
-      return compare(e.op, evaluateExpression(e.l, data), evaluateExpression(e.r, data));
+      return compare(e.op, evaluateExpression(e.l, data, budget), evaluateExpression(e.r, data, budget), budget);
   }
 }

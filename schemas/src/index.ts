@@ -1,6 +1,15 @@
 // @crumbs/schemas: the envelope and known schemas, selectors, llm_hints and NATS naming. Pure logic.
 
 export * from "./errors.ts";
+export {
+  BudgetExceededError,
+  createWorkBudget,
+  evaluationBudget,
+  DEFAULT_EVALUATION_UNITS,
+  type BudgetReason,
+  type WorkBudget,
+  type WorkBudgetOptions,
+} from "./budget.ts";
 export { schemaNameSchema, ownerSchema, tagSchema, isoTimeSchema, SCHEMA_NAME_PATTERN, OWNER_PATTERN } from "./names.ts";
 export * from "./breadcrumb.ts";
 export * from "./request-bodies.ts";
@@ -13,9 +22,11 @@ export { subjectsForSelector, subjectsForSelectors, subjectCovers, type SubjectO
 export { parseJsonPath, evaluateJsonPath, extractJsonPath, JsonPathSyntaxError, type CompiledPath } from "./json-path.ts";
 
 export * from "./llm-hints-schema.ts";
-export { validateLlmHints } from "./llm-hints-validate.ts";
+export { validateLlmHints, MAX_TRANSFORMS } from "./llm-hints-validate.ts";
 export { mergeHints } from "./llm-hints-merge.ts";
-export { hintsForBreadcrumb, renderLlmView, type LlmViewInput } from "./llm-view.ts";
+export { hintsForBreadcrumb, renderLlmView, VIEW_UNITS, TRANSFORMS_UNITS, TRANSFORM_UNITS, type LlmViewInput } from "./llm-view.ts";
+export { MAX_TEMPLATE_ITERATIONS, MAX_TEMPLATE_OUTPUT, MAX_LOOP_NESTING } from "./template-budget.ts";
+export { compileSafeRegex, MAX_REGEX_LENGTH, type SafeRegex } from "./regex.ts";
 export { BUILTIN_HINTS, PAGE_CONTEXT_DEFAULT_HINTS, builtinHintsFor } from "./default-hints.ts";
 export { templateCacheStats, clearTemplateCache } from "./template-engine.ts";
 export { TEMPLATE_HELPERS } from "./template-helpers.ts";

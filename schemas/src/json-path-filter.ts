@@ -1,3 +1,4 @@
+import type { WorkBudget } from "./budget.ts";
 import { evaluateExpression, parseExpression, truthy, type Expr } from "./expression.ts";
 import { LruCache } from "./lru.ts";
 
@@ -24,13 +25,13 @@ export function parseFilter(body: string): Expr {
 }
 
 /** Whether `item` passes the filter; `root` is what `$` names. */
-export function passesFilter(expr: Expr, item: unknown, root: unknown): boolean {
+export function passesFilter(expr: Expr, item: unknown, root: unknown, budget?: WorkBudget): boolean {
   // A null-prototype scope: only the two roots can be looked up, never Object.prototype.
   const scope = Object.create(null) as Record<string, unknown>;
   scope["@"] = item;
   scope["$"] = root;
   try {
-    return truthy(evaluateExpression(expr, scope));
+    return truthy(evaluateExpression(expr, scope, budget));
   } catch (e) {
     // `@.a == @.b` on two equal subtrees thousands deep overflows deepEqual: the item does not
     // pass, as a selector must never throw while matching.

@@ -1,10 +1,12 @@
+import type { WorkBudget } from "./budget.ts";
 import { passesFilter } from "./json-path-filter.ts";
 import type { Key, Slice, Step } from "./json-path.ts";
 
-// The own evaluator of our JSONPath subset: iterative, own properties only. It takes definite
-// paths (several times faster than jsonpath-plus, README) and what jsonpath-plus cannot do: names
-// its tokenizer would reinterpret, unions with an index, scalar roots, and documents so deep that
-// its recursion overflows the stack. jsonpath-plus does the rest; the tests check both agree.
+// The evaluator of our JSONPath subset: iterative, own properties only, and bounded. Every node a
+// step is applied to and every value it yields is charged to the work budget, so `$..*..*..*` on a
+// deep document stops with BudgetExceededError instead of growing its result set without end.
+// jsonpath-plus cannot be bounded (no hook per node), so it is only the tests' reference
+// (json-path-plus.ts); the property test checks both give the same answers.
 
 function pushKey(node: unknown, key: Key, out: unknown[]): void {
   if (node === null || typeof node !== "object") return;
@@ -36,13 +38,21 @@ function pushSlice(node: unknown, s: Slice, out: unknown[]): void {
   for (let j = start; j < end; j += s.step) out.push(node[j]);
 }
 
-function pushFiltered(node: unknown, step: Extract<Step, { t: "filter" }>, root: unknown, out: unknown[]): void {
+function pushFiltered(node: unknown, step: Extract<Step, { t: "filter" }>, root: unknown, out: unknown[], budget: WorkBudget): void {
   const kids: unknown[] = [];
   pushChildren(node, kids);
-  for (const kid of kids) if (passesFilter(step.expr, kid, root)) out.push(kid);
+  for (const kid of kids) if (passesFilter(step.expr, kid, root, budget)) out.push(kid);
 }
 
-function applyStep(step: Step, node: unknown, root: unknown, out: unknown[]): void {
+function applyStep(step: Step, node: unknown, root: unknown, out: unknown[], budget: WorkBudget): void {
+  budget.spend();
+  const before = out.length;
+  applyOne(step, node, root, out, budget);
+  // Results cost too: a wildcard over a wide object yields many values from one visit.
+  if (step.t !== "desc" && out.length > before) budget.spend(out.length - before);
+}
+
+function applyOne(step: Step, node: unknown, root: unknown, out: unknown[], budget: WorkBudget): void {
   switch (step.t) {
     case "name":
     case "index":
@@ -55,7 +65,7 @@ function applyStep(step: Step, node: unknown, root: unknown, out: unknown[]): vo
       pushSlice(node, step, out);
       return;
     case "filter":
-      pushFiltered(node, step, root, out);
+      pushFiltered(node, step, root, out, budget);
       return;
     case "union":
       for (const k of step.items) pushKey(node, k, out);
@@ -65,10 +75,11 @@ function applyStep(step: Step, node: unknown, root: unknown, out: unknown[]): vo
       const stack: unknown[] = [node];
       while (stack.length > 0) {
         const cur = stack.pop();
-        applyStep(step.inner, cur, root, out);
+        applyStep(step.inner, cur, root, out, budget);
         if (cur !== null && typeof cur === "object") {
           const kids: unknown[] = [];
           pushChildren(cur, kids);
+          budget.spend(kids.length);
           for (let j = kids.length - 1; j >= 0; j--) stack.push(kids[j]);
         }
       }
@@ -77,12 +88,12 @@ function applyStep(step: Step, node: unknown, root: unknown, out: unknown[]): vo
   }
 }
 
-
-export function evaluateOwn(steps: readonly Step[], root: unknown): unknown[] {
+/** Every value the steps select; throws BudgetExceededError when the walk outgrows `budget`. */
+export function evaluateOwn(steps: readonly Step[], root: unknown, budget: WorkBudget): unknown[] {
   let current: unknown[] = [root];
   for (const step of steps) {
     const next: unknown[] = [];
-    for (const node of current) applyStep(step, node, root, next);
+    for (const node of current) applyStep(step, node, root, next, budget);
     current = next;
     if (current.length === 0) break;
   }

@@ -69,8 +69,8 @@ describe("validateContext", () => {
       capabilities: { can_create_breadcrumbs: true },
     };
     expect(validateContext("agent.def.v1", def).agent_id).toBe("page-assistant");
-    const badSel = { ...def, subscriptions: { selectors: [{ context_match: [{ path: "$.a", op: "matches", value: "(a+)+" }] }] } };
-    expect(() => validateContext("agent.def.v1", badSel)).toThrow(/nested quantifiers/);
+    const badSel = { ...def, subscriptions: { selectors: [{ context_match: [{ path: "$.a", op: "matches", value: "(a)\\1" }] }] } };
+    expect(() => validateContext("agent.def.v1", badSel)).toThrow(/backreferences/);
     expect(() => validateContext("agent.def.v1", { ...def, agent_id: "has space" })).toThrow(SchemaValidationError);
   });
   it("every known schema is registered", () => {

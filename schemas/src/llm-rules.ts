@@ -1,3 +1,4 @@
+import type { WorkBudget } from "./budget.ts";
 import { compileExpression, evaluateExpression } from "./expression.ts";
 import { asCompileError, HintCompileError } from "./hint-compile-error.ts";
 import { extractJsonPath, JsonPathSyntaxError, parseJsonPath } from "./json-path.ts";
@@ -15,7 +16,8 @@ export interface TemplateData extends Record<string, unknown> {
   version: number | undefined;
 }
 
-export type RuleFn = (data: TemplateData) => unknown;
+/** Runs a rule; its work is charged to `budget` (BudgetExceededError past it). */
+export type RuleFn = (data: TemplateData, budget: WorkBudget) => unknown;
 
 const MAX_LITERAL_DEPTH = 32;
 const EXACT_EXPRESSION = /^\{\{([\s\S]*)\}\}$/;
@@ -25,12 +27,12 @@ function compileString(s: string): RuleFn | undefined {
   if (m && !m[1]!.includes("{{") && !m[1]!.includes("}}")) {
     try {
       const expr = compileExpression(m[1]!.trim());
-      return (d) => evaluateExpression(expr, d) ?? null;
+      return (d, b) => evaluateExpression(expr, d, b) ?? null;
     } catch (exprError) {
       // Not an expression: maybe a helper call like {{join context.tags}}, rendered as a template.
       try {
         const tpl = compileTemplate(s);
-        return (d) => tpl(d);
+        return (d, b) => tpl(d, b);
       } catch {
         throw asCompileError(exprError, `literal ${JSON.stringify(s.slice(0, 80))}`);
       }
@@ -38,7 +40,7 @@ function compileString(s: string): RuleFn | undefined {
   }
   if (s.includes("{{")) {
     const tpl = compileTemplate(s);
-    return (d) => tpl(d);
+    return (d, b) => tpl(d, b);
   }
   return undefined;
 }
@@ -48,13 +50,13 @@ function compileLiteral(v: unknown, depth: number): RuleFn {
   if (typeof v === "string") return compileString(v) ?? (() => v);
   if (Array.isArray(v)) {
     const items = v.map((x) => compileLiteral(x, depth + 1));
-    return (d) => items.map((f) => f(d));
+    return (d, b) => items.map((f) => f(d, b));
   }
   if (v !== null && typeof v === "object") {
     const entries = Object.entries(v).map(([k, x]) => [k, compileLiteral(x, depth + 1)] as const);
-    return (d) => {
+    return (d, b) => {
       const out: Record<string, unknown> = {};
-      for (const [k, f] of entries) setOwn(out, k, f(d));
+      for (const [k, f] of entries) setOwn(out, k, f(d, b));
       return out;
     };
   }
@@ -68,11 +70,11 @@ export function compileRule(rule: HintRule): RuleFn {
     switch (rule.type) {
       case "template": {
         const tpl = compileTemplate(rule.template);
-        return (d) => tpl(d);
+        return (d, b) => tpl(d, b);
       }
       case "extract": {
         const path = parseJsonPath(rule.value);
-        return (d) => extractJsonPath(path, d.context);
+        return (d, b) => extractJsonPath(path, d.context, b);
       }
       case "literal":
         return compileLiteral(rule.literal, 0);

@@ -1,4 +1,5 @@
 import type { Breadcrumb } from "./breadcrumb.ts";
+import { BudgetExceededError, createWorkBudget, type WorkBudget } from "./budget.ts";
 import { builtinHintsFor } from "./default-hints.ts";
 import { CrumbsError, InvalidLlmHintsError, LlmViewError } from "./errors.ts";
 import { isPlainObject, setOwn } from "./json-values.ts";
@@ -17,11 +18,22 @@ import { buildPathTrie, type PathTrie } from "./path-trie.ts";
 //   5. exclude removes dotted paths from everything, last.
 // Any failure throws LlmViewError: the raw context is never returned instead (fail closed).
 // The view is a fresh object; excluded subtrees are never even copied.
+//
+// Work is bounded: the view has VIEW_UNITS (charged to the caller's budget too, when given), its
+// transforms TRANSFORMS_UNITS of it together and each at most TRANSFORM_UNITS. A transform that runs out becomes an error entry
+// `{error: "budget_exceeded", message}` under its output name, so one runaway template costs the
+// reader that one output; the others still render. Running out of the caller's budget (a whole
+// request's) throws BudgetExceededError instead.
 
 export type LlmViewInput = Pick<Breadcrumb, "schema_name" | "title" | "tags" | "context"> &
   Partial<Pick<Breadcrumb, "id" | "version" | "llm_hints">>;
 
 const MAX_VIEW_DEPTH = 256;
+/** Work units of one breadcrumb's view (all transforms, the copy of the context). */
+export const VIEW_UNITS = 1_000_000;
+/** Work units of all transforms of one view together, and of one transform. */
+export const TRANSFORMS_UNITS = 500_000;
+export const TRANSFORM_UNITS = 250_000;
 const SCHEMA_DEF = "schema.def.v1";
 
 /** Hints a breadcrumb is viewed with. A schema.def.v1's own context.llm_hints describe another schema. */
@@ -38,15 +50,16 @@ export function hintsForBreadcrumb(b: Pick<LlmViewInput, "schema_name" | "contex
   return mergeHints([builtinHintsFor(b.schema_name), schemaDefHints, contextHints, b.llm_hints]);
 }
 
-function copyExcluding(value: unknown, exclude: PathTrie | undefined, depth: number): unknown {
+function copyExcluding(value: unknown, exclude: PathTrie | undefined, depth: number, budget: WorkBudget): unknown {
   if (value === null || typeof value !== "object") return value;
   if (depth > MAX_VIEW_DEPTH) throw new LlmViewError(`the view is nested deeper than ${MAX_VIEW_DEPTH} levels`);
-  if (Array.isArray(value)) return value.map((v) => copyExcluding(v, exclude, depth + 1));
+  budget.spend();
+  if (Array.isArray(value)) return value.map((v) => copyExcluding(v, exclude, depth + 1, budget));
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     const child = exclude?.children.get(key);
     if (child?.terminal) continue;
-    setOwn(out, key, copyExcluding((value as Record<string, unknown>)[key], child, depth + 1));
+    setOwn(out, key, copyExcluding((value as Record<string, unknown>)[key], child, depth + 1, budget));
   }
   return out;
 }
@@ -70,7 +83,7 @@ function pick(value: unknown, node: PathTrie): unknown {
   return out;
 }
 
-function viewOf(b: LlmViewInput, schemaDefHints: LlmHints | undefined): Record<string, unknown> {
+function viewOf(b: LlmViewInput, schemaDefHints: LlmHints | undefined, caller: WorkBudget | undefined): Record<string, unknown> {
   if (!isPlainObject(b.context)) throw new LlmViewError("the context is not an object");
   const hints = hintsForBreadcrumb(b, schemaDefHints);
   const context: Record<string, unknown> = {};
@@ -84,11 +97,22 @@ function viewOf(b: LlmViewInput, schemaDefHints: LlmHints | undefined): Record<s
     id: b.id,
     version: b.version,
   };
+  const budget = caller ? caller.child(VIEW_UNITS, "llm view") : createWorkBudget({ units: VIEW_UNITS, what: "llm view" });
+  // Transforms draw on a share of the view's budget, so copying the context and the outputs
+  // (error entries included) still has the rest.
+  const transforms = budget.child(TRANSFORMS_UNITS, "llm view transforms");
   const outputs = new Map<string, unknown>();
   for (const [key, rule] of Object.entries(hints.transform ?? {})) {
+    const own = transforms.child(TRANSFORM_UNITS, `transform ${key}`);
     try {
-      outputs.set(key, compileRule(rule)(data));
+      outputs.set(key, compileRule(rule)(data, own));
     } catch (e) {
+      if (e instanceof BudgetExceededError && (e.budget === own || e.budget === transforms)) {
+        // Fail closed, per output: an error entry, never a partial value or the raw context.
+        outputs.set(key, { error: e.code, message: e.message });
+        continue;
+      }
+      if (e instanceof BudgetExceededError) throw e;
       const reason = e instanceof RangeError ? "the data is nested too deeply" : e instanceof Error ? e.message : String(e);
       throw new LlmViewError(`transform ${key} failed: ${reason}`, { transform: key, reason });
     }
@@ -101,7 +125,7 @@ function viewOf(b: LlmViewInput, schemaDefHints: LlmHints | undefined): Record<s
   const put = (key: string, value: unknown) => {
     const node = exclude?.children.get(key);
     if (node?.terminal) return;
-    setOwn(view, key, copyExcluding(value, node, 1));
+    setOwn(view, key, copyExcluding(value, node, 1, budget));
   };
   for (const [key, value] of outputs) put(key, value);
   if (mode === "merge") {
@@ -121,12 +145,15 @@ function viewOf(b: LlmViewInput, schemaDefHints: LlmHints | undefined): Record<s
   return view;
 }
 
-/** The `?view=llm` object of a breadcrumb. Throws LlmViewError (422) rather than leak the raw context. */
-export function renderLlmView(b: LlmViewInput, schemaDefHints?: LlmHints): Record<string, unknown> {
+/**
+ * The `?view=llm` object of a breadcrumb. Throws LlmViewError (422) rather than leak the raw context,
+ * and BudgetExceededError when `budget` (the caller's, e.g. a request's) runs out.
+ */
+export function renderLlmView(b: LlmViewInput, schemaDefHints?: LlmHints, budget?: WorkBudget): Record<string, unknown> {
   try {
-    return viewOf(b, schemaDefHints);
+    return viewOf(b, schemaDefHints, budget);
   } catch (e) {
-    if (e instanceof LlmViewError) throw e;
+    if (e instanceof LlmViewError || e instanceof BudgetExceededError) throw e;
     if (e instanceof CrumbsError) throw new LlmViewError(e.message, e.details);
     if (e instanceof RangeError) throw new LlmViewError("the view is nested too deeply");
     throw new LlmViewError(`the view failed: ${e instanceof Error ? e.message : String(e)}`);

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { evaluationBudget, type WorkBudget } from "./budget.ts";
 import { InvalidSelectorError } from "./errors.ts";
 import { evaluateJsonPath, JsonPathSyntaxError, parseJsonPath, type CompiledPath } from "./json-path.ts";
 import { deepEqual, jsonDepthExceeds } from "./json-values.ts";
-import { ALLOWED_REGEX_FLAGS, regexSafetyProblem } from "./regex-safety.ts";
+import { compileSafeRegex, regexCost } from "./regex.ts";
 import { selectorSchema, type ContextMatch, type Selector } from "./selector-schema.ts";
 
 // Semantics when a path selects several values (a wildcard, `..`, a slice or a union) or none:
@@ -11,7 +12,12 @@ import { selectorSchema, type ContextMatch, type Selector } from "./selector-sch
 //   exists: value true (the default) = at least one value (null counts); value false = none.
 // A definite path selects zero or one value. Comparisons need both sides numbers or both strings
 // (ISO times compare as strings); mixed types never match. `contains` tests a substring on a string
-// and membership (deep equality) on an array. `matches` takes a pattern string or {pattern, flags}.
+// and membership (deep equality) on an array. `matches` takes a pattern string or {pattern, flags}
+// in RE2 syntax (regex.ts): linear-time matching, no backreferences or lookaround.
+//
+// Matching is bounded: the path walk, each value tested and each regex scan are charged to a work
+// budget (the caller's, or a fresh evaluation budget per call), and BudgetExceededError stops a
+// selector that would take too long on one breadcrumb.
 
 export interface SelectorTarget {
   schema_name: string;
@@ -21,10 +27,11 @@ export interface SelectorTarget {
 
 export interface CompiledSelector {
   readonly selector: Selector;
-  matches(b: SelectorTarget): boolean;
+  /** Throws BudgetExceededError when the work outgrows `budget` (default: one evaluation budget). */
+  matches(b: SelectorTarget, budget?: WorkBudget): boolean;
 }
 
-type Test = (values: unknown[]) => boolean;
+type Test = (values: unknown[], budget: WorkBudget) => boolean;
 
 const MAX_VALUE_DEPTH = 32;
 const MAX_LIST = 1000;
@@ -42,21 +49,26 @@ function scalarKey(v: unknown): string | undefined {
   return undefined;
 }
 
-function memberOf(list: unknown[]): (v: unknown) => boolean {
+function memberOf(list: unknown[]): (v: unknown, budget: WorkBudget) => boolean {
   const keys = list.map(scalarKey);
   if (keys.every((k) => k !== undefined)) {
     const set = new Set(keys);
-    return (v) => {
+    return (v, budget) => {
+      budget.spend();
       const k = scalarKey(v);
       return k !== undefined && set.has(k);
     };
   }
-  return (v) => list.some((item) => deepEqual(item, v));
+  return (v, budget) => list.some((item) => deepEqual(item, v, budget));
 }
 
-function containsOne(hay: unknown, needle: unknown): boolean {
-  if (typeof hay === "string") return typeof needle === "string" && hay.includes(needle);
-  if (Array.isArray(hay)) return hay.some((x) => deepEqual(x, needle));
+function containsOne(hay: unknown, needle: unknown, budget: WorkBudget): boolean {
+  if (typeof hay === "string") {
+    if (typeof needle !== "string") return false;
+    budget.spend(1 + Math.ceil(hay.length / 64));
+    return hay.includes(needle);
+  }
+  if (Array.isArray(hay)) return hay.some((x) => deepEqual(x, needle, budget));
   return false;
 }
 
@@ -92,36 +104,36 @@ function compileCondition(cond: ContextMatch, index: number): { path: CompiledPa
   switch (op) {
     case "eq":
       needValue();
-      test = (vs) => vs.some((v) => deepEqual(v, value));
+      test = (vs, budget) => vs.some((v) => deepEqual(v, value, budget));
       break;
     case "ne":
       needValue();
-      test = (vs) => !vs.some((v) => deepEqual(v, value));
+      test = (vs, budget) => !vs.some((v) => deepEqual(v, value, budget));
       break;
     case "in": {
       const has = memberOf(needList());
-      test = (vs) => vs.some(has);
+      test = (vs, budget) => vs.some((v) => has(v, budget));
       break;
     }
     case "nin": {
       const has = memberOf(needList());
-      test = (vs) => !vs.some(has);
+      test = (vs, budget) => !vs.some((v) => has(v, budget));
       break;
     }
     case "contains":
       needValue();
-      test = (vs) => vs.some((v) => containsOne(v, value));
+      test = (vs, budget) => vs.some((v) => containsOne(v, value, budget));
       break;
     case "contains_any": {
       const list = needList();
       if (list.length === 0) bad("contains_any needs at least one value");
-      test = (vs) => vs.some((v) => list.some((n) => containsOne(v, n)));
+      test = (vs, budget) => vs.some((v) => list.some((n) => containsOne(v, n, budget)));
       break;
     }
     case "contains_all": {
       const list = needList();
       if (list.length === 0) bad("contains_all needs at least one value");
-      test = (vs) => vs.some((v) => list.every((n) => containsOne(v, n)));
+      test = (vs, budget) => vs.some((v) => list.every((n) => containsOne(v, n, budget)));
       break;
     }
     case "exists": {
@@ -140,8 +152,9 @@ function compileCondition(cond: ContextMatch, index: number): { path: CompiledPa
       const operand = value as number | string;
       const ok =
         op === "gt" ? (d: number) => d > 0 : op === "gte" ? (d: number) => d >= 0 : op === "lt" ? (d: number) => d < 0 : (d: number) => d <= 0;
-      test = (vs) =>
+      test = (vs, budget) =>
         vs.some((v) => {
+          budget.spend();
           const d = compare(v, operand);
           return d !== undefined && ok(d);
         });
@@ -151,16 +164,18 @@ function compileCondition(cond: ContextMatch, index: number): { path: CompiledPa
       const parsed = regexValueSchema.safeParse(value);
       if (!parsed.success) return bad("matches needs a pattern string or {pattern, flags}");
       const { pattern, flags = "" } = typeof parsed.data === "string" ? { pattern: parsed.data } : parsed.data;
-      if (!ALLOWED_REGEX_FLAGS.test(flags)) bad("regex flags may only be i, m, s, u");
-      const problem = regexSafetyProblem(pattern);
-      if (problem) bad(`regex refused: ${problem}`);
-      let re: RegExp;
+      let re: ReturnType<typeof compileSafeRegex>;
       try {
-        re = new RegExp(pattern, flags);
+        re = compileSafeRegex(pattern, flags);
       } catch (e) {
-        return bad(`regex does not compile: ${(e as Error).message}`);
+        return bad(`regex refused: ${(e as Error).message}`);
       }
-      test = (vs) => vs.some((v) => typeof v === "string" && re.test(v));
+      test = (vs, budget) =>
+        vs.some((v) => {
+          if (typeof v !== "string") return false;
+          budget.spend(regexCost(pattern, v.length));
+          return re.test(v);
+        });
       break;
     }
     default:
@@ -185,14 +200,16 @@ class Compiled implements CompiledSelector {
     this.conditions = (selector.context_match ?? []).map(compileCondition);
   }
 
-  matches(b: SelectorTarget): boolean {
+  matches(b: SelectorTarget, budget?: WorkBudget): boolean {
     if (this.names && !this.names.has(b.schema_name)) return false;
     const tags = b.tags;
     if (this.anyTags && !this.anyTags.some((t) => tags.includes(t))) return false;
     for (const t of this.allTags) if (!tags.includes(t)) return false;
     for (const t of this.noneTags) if (tags.includes(t)) return false;
+    if (this.conditions.length === 0) return true;
+    const work = evaluationBudget("selector", budget);
     for (const c of this.conditions) {
-      if (!c.test(evaluateJsonPath(c.path, b.context))) return false;
+      if (!c.test(evaluateJsonPath(c.path, b.context, work), work)) return false;
     }
     return true;
   }

@@ -1,7 +1,9 @@
 import Handlebars from "handlebars";
+import { evaluationBudget, type WorkBudget } from "./budget.ts";
 import { asCompileError, HintCompileError } from "./hint-compile-error.ts";
 import { FORBIDDEN_SEGMENTS } from "./llm-hints-schema.ts";
 import { LruCache } from "./lru.ts";
+import { chargeIteration, chargeText, MAX_LOOP_NESTING, MAX_TEMPLATE_OUTPUT, renderWithin } from "./template-budget.ts";
 import { TEMPLATE_HELPERS } from "./template-helpers.ts";
 
 // Templates are untrusted. Defences, in order:
@@ -9,7 +11,10 @@ import { TEMPLATE_HELPERS } from "./template-helpers.ts";
 //      helper a compile error, and `log` is switched off;
 //   2. the parsed AST is checked before compiling: no partials or decorators, and no path segment
 //      or string literal naming prototype machinery (constructor, __proto__, prototype, ...);
-//   3. at run time prototype properties and methods stay denied (Handlebars' own defaults).
+//   3. at run time prototype properties and methods stay denied (Handlebars' own defaults);
+//   4. work is bounded (template-budget.ts): loops nest at most MAX_LOOP_NESTING deep (refused
+//      when written), and a render stops with BudgetExceededError past its iterations, its output
+//      size or its work budget (each iteration and each helper's text are charged).
 // `.length` at the end of a path is rewritten to a helper call, so a plain object counts its keys
 // without opening prototypes.
 
@@ -19,6 +24,20 @@ const MAX_AST_DEPTH = 200;
 const env = Handlebars.create();
 for (const [name, fn] of Object.entries(TEMPLATE_HELPERS)) env.registerHelper(name, fn as Handlebars.HelperDelegate);
 env.unregisterHelper("log");
+
+// `each` (also what a section over an array calls) counts its iterations and the text of each
+// one. Handlebars' own implementation does the iterating, with a body that charges first.
+const builtinEach = env.helpers["each"] as Handlebars.HelperDelegate;
+env.registerHelper("each", function (this: unknown, context: unknown, options: Handlebars.HelperOptions) {
+  const body = options.fn;
+  const fn = ((ctx: unknown, opts?: Handlebars.RuntimeOptions) => {
+    chargeIteration();
+    const out = body(ctx, opts);
+    chargeText(out.length);
+    return out;
+  }) as Handlebars.TemplateDelegate;
+  return builtinEach.call(this, context, { ...options, fn });
+});
 
 const knownHelpers: Record<string, boolean> = { log: false };
 for (const name of Object.keys(TEMPLATE_HELPERS)) knownHelpers[name] = true;
@@ -38,7 +57,8 @@ const RUNTIME_OPTIONS: Handlebars.RuntimeOptions = {
 
 type CompileOptions = Parameters<typeof Handlebars.compile>[1];
 type Node = Record<string, unknown> & { type?: string; loc?: unknown };
-export type TemplateFn = (data: Record<string, unknown>) => string;
+/** Renders; throws BudgetExceededError when the render outgrows `budget` or the template limits. */
+export type TemplateFn = (data: Record<string, unknown>, budget?: WorkBudget) => string;
 
 const cache = new LruCache<string, TemplateFn>(1000);
 
@@ -110,7 +130,15 @@ function visitCall(node: Node, depth: number): void {
   }
 }
 
-function visitProgram(program: unknown, depth: number): void {
+/** A block that may run its body once per item: `#each`, or a section over a path (`{{#items}}`). */
+function isLoop(block: Node): boolean {
+  const path = block.path as Node;
+  if (path.type !== "PathExpression") return false;
+  const name = (path.parts as string[]).join(".");
+  return !(name === "if" || name === "unless" || name === "with" || name in TEMPLATE_HELPERS);
+}
+
+function visitProgram(program: unknown, depth: number, loopDepth = 0): void {
   if (program === undefined || program === null) return;
   if (!isNode(program) || program.type !== "Program") throw new HintCompileError("unexpected template structure");
   if (depth > MAX_AST_DEPTH) throw new HintCompileError("template is nested too deeply");
@@ -137,11 +165,16 @@ function visitProgram(program: unknown, depth: number): void {
         visitCall(stmt, depth);
         break;
       }
-      case "BlockStatement":
+      case "BlockStatement": {
         visitCall(stmt, depth);
-        visitProgram(stmt.program, depth + 1);
-        visitProgram(stmt.inverse, depth + 1);
+        const loops = loopDepth + (isLoop(stmt) ? 1 : 0);
+        if (loops > MAX_LOOP_NESTING) {
+          throw new HintCompileError(`#each (or a section over a list) nested more than ${MAX_LOOP_NESTING} deep`);
+        }
+        visitProgram(stmt.program, depth + 1, loops);
+        visitProgram(stmt.inverse, depth + 1, loopDepth);
         break;
+      }
       default:
         throw new HintCompileError(`${String(stmt.type)} (partials, decorators) is not allowed in a template`);
     }
@@ -164,7 +197,12 @@ export function compileTemplate(text: string): TemplateFn {
   } catch (e) {
     throw asCompileError(e, "template");
   }
-  const fn: TemplateFn = (data) => compiled(data, RUNTIME_OPTIONS);
+  const fn: TemplateFn = (data, budget) =>
+    renderWithin(evaluationBudget("template", budget), () => {
+      const out = compiled(data, RUNTIME_OPTIONS);
+      if (out.length > MAX_TEMPLATE_OUTPUT) chargeText(out.length);
+      return out;
+    });
   cache.set(text, fn);
   return fn;
 }
