@@ -68,6 +68,8 @@ export function createErrorHandler(log: (msg: string, err: unknown) => void) {
       return c.json(errorBody(err.code, err.message, err.details), err.status as ContentfulStatusCode);
     }
     if (isCoded(err)) {
+      // A coded 503 (a request past its work deadline) is the server's momentary state: retry.
+      if (err.status === 503) c.header("Retry-After", "1");
       return c.json(errorBody(err.code, err.message, err.details), err.status as ContentfulStatusCode);
     }
     if (err instanceof HTTPException) {
