@@ -5,7 +5,7 @@ import { CrumbsError } from "./errors.ts";
 // `spend(n)` as they go (a JSONPath node visited, a result kept, an #each iteration, a regex scan
 // of n characters) and stop with BudgetExceededError the moment it runs out, so no single
 // evaluation can hold the thread longer than its budget allows. One unit is roughly one node visit,
-// 25-45 ns measured; costs of other steps (8 characters of template text, 4 characters of regex
+// 25-200 ns measured (idle to heavily loaded machine); costs of other steps (8 characters of template text, 4 characters of regex
 // input) are scaled to match. A budget is a ceiling on work, not a price list.
 
 export type BudgetReason = "units" | "deadline";
@@ -47,8 +47,8 @@ export interface WorkBudget {
   spend(n?: number): void;
   /** Throws BudgetExceededError if the deadline (own or a parent's) has passed. */
   checkDeadline(): void;
-  /** A budget of at most `units` whose spending also counts here. */
-  child(units: number, what?: string): WorkBudget;
+  /** A budget of at most `units` (and `deadlineMs` from now) whose spending also counts here. */
+  child(units: number, what?: string, deadlineMs?: number): WorkBudget;
 }
 
 // Reading the clock on every unit would cost more than the work; every ~1k units is ~tens of µs.
@@ -105,8 +105,8 @@ class Budget implements WorkBudget {
     }
   }
 
-  child(units: number, what = this.what): WorkBudget {
-    return new Budget({ units, what, parent: this, now: this.now });
+  child(units: number, what = this.what, deadlineMs?: number): WorkBudget {
+    return new Budget({ units, what, parent: this, now: this.now, deadlineMs });
   }
 }
 
@@ -117,10 +117,10 @@ export function createWorkBudget(options: WorkBudgetOptions): WorkBudget {
 /**
  * Units one evaluation gets when its caller passes no budget: one selector test on one breadcrumb,
  * one JSONPath evaluation, one template render. Enough to walk the largest context the API accepts
- * (1 MiB, some 150k nodes) with `$..name`; measured at 15-50 ms of JSONPath work on a shared
- * 2-core machine, so one evaluation never holds the thread long enough to starve others.
+ * (some 30k nodes) with `$..name`; measured at 3-60 ms of JSONPath work on a shared 2-core machine
+ * (idle to a load average of 14), so one evaluation never holds the thread long enough to starve others.
  */
-export const DEFAULT_EVALUATION_UNITS = 500_000;
+export const DEFAULT_EVALUATION_UNITS = 100_000;
 
 export function evaluationBudget(what: string, budget?: WorkBudget): WorkBudget {
   return budget ?? createWorkBudget({ units: DEFAULT_EVALUATION_UNITS, what });

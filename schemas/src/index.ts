@@ -10,6 +10,7 @@ export {
   type WorkBudget,
   type WorkBudgetOptions,
 } from "./budget.ts";
+export { warmEngines } from "./warm-up.ts";
 export { schemaNameSchema, ownerSchema, tagSchema, isoTimeSchema, SCHEMA_NAME_PATTERN, OWNER_PATTERN } from "./names.ts";
 export * from "./breadcrumb.ts";
 export * from "./request-bodies.ts";
@@ -24,7 +25,7 @@ export { parseJsonPath, evaluateJsonPath, extractJsonPath, JsonPathSyntaxError, 
 export * from "./llm-hints-schema.ts";
 export { validateLlmHints, MAX_TRANSFORMS } from "./llm-hints-validate.ts";
 export { mergeHints } from "./llm-hints-merge.ts";
-export { hintsForBreadcrumb, renderLlmView, VIEW_UNITS, TRANSFORMS_UNITS, TRANSFORM_UNITS, type LlmViewInput } from "./llm-view.ts";
+export { hintsForBreadcrumb, renderLlmView, VIEW_UNITS, TRANSFORMS_UNITS, TRANSFORM_UNITS, TRANSFORMS_DEADLINE_MS, TRANSFORM_DEADLINE_MS, type LlmViewInput } from "./llm-view.ts";
 export { MAX_TEMPLATE_ITERATIONS, MAX_TEMPLATE_OUTPUT, MAX_LOOP_NESTING } from "./template-budget.ts";
 export { compileSafeRegex, MAX_REGEX_LENGTH, type SafeRegex } from "./regex.ts";
 export { BUILTIN_HINTS, PAGE_CONTEXT_DEFAULT_HINTS, builtinHintsFor } from "./default-hints.ts";

@@ -48,8 +48,9 @@ function applyStep(step: Step, node: unknown, root: unknown, out: unknown[], bud
   budget.spend();
   const before = out.length;
   applyOne(step, node, root, out, budget);
-  // Results cost too: a wildcard over a wide object yields many values from one visit.
-  if (step.t !== "desc" && out.length > before) budget.spend(out.length - before);
+  // Results cost too (twice a visit: each is kept, then walked by the next step): a wildcard
+  // over a wide object yields many values from one visit.
+  if (step.t !== "desc" && out.length > before) budget.spend(2 * (out.length - before));
 }
 
 function applyOne(step: Step, node: unknown, root: unknown, out: unknown[], budget: WorkBudget): void {
@@ -76,11 +77,14 @@ function applyOne(step: Step, node: unknown, root: unknown, out: unknown[], budg
       while (stack.length > 0) {
         const cur = stack.pop();
         applyStep(step.inner, cur, root, out, budget);
-        if (cur !== null && typeof cur === "object") {
-          const kids: unknown[] = [];
-          pushChildren(cur, kids);
-          budget.spend(kids.length);
-          for (let j = kids.length - 1; j >= 0; j--) stack.push(kids[j]);
+        if (cur === null || typeof cur !== "object") continue;
+        if (Array.isArray(cur)) {
+          budget.spend(cur.length);
+          for (let j = cur.length - 1; j >= 0; j--) stack.push(cur[j]);
+        } else {
+          const keys = Object.keys(cur);
+          budget.spend(keys.length);
+          for (let j = keys.length - 1; j >= 0; j--) stack.push((cur as Record<string, unknown>)[keys[j]!]);
         }
       }
       return;

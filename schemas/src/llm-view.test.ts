@@ -236,7 +236,8 @@ describe("fails closed", () => {
     for (let i = 0; i < 20_000; i++) deep = { n: deep };
     expect(() => renderLlmView(crumb({ deep }))).toThrow(LlmViewError);
     expect(() => renderLlmView(crumb({ deep }, { transform: { j: { type: "template", template: "{{json context}}" } } }))).toThrow(LlmViewError);
-    expect(renderLlmView(crumb({ deep }, { transform: { d: { type: "extract", value: "$..leaf" } } }))).toEqual({ d: [1] });
+    const view = renderLlmView(crumb({ deep }, { transform: { d: { type: "extract", value: "$..leaf" } } }));
+    expect(view).toEqual({ d: [1] });
   });
 });
 

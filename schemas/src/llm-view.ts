@@ -30,10 +30,17 @@ export type LlmViewInput = Pick<Breadcrumb, "schema_name" | "title" | "tags" | "
 
 const MAX_VIEW_DEPTH = 256;
 /** Work units of one breadcrumb's view (all transforms, the copy of the context). */
-export const VIEW_UNITS = 1_000_000;
+export const VIEW_UNITS = 300_000;
 /** Work units of all transforms of one view together, and of one transform. */
-export const TRANSFORMS_UNITS = 500_000;
-export const TRANSFORM_UNITS = 250_000;
+export const TRANSFORMS_UNITS = 100_000;
+export const TRANSFORM_UNITS = 50_000;
+/**
+ * Wall-clock caps of the transforms of one view together and of one transform: units are
+ * calibrated on an idle machine, and on a loaded one the same units take several times longer.
+ * Past them an output is an error entry as well, so a view never holds the thread for long.
+ */
+export const TRANSFORMS_DEADLINE_MS = 30;
+export const TRANSFORM_DEADLINE_MS = 15;
 const SCHEMA_DEF = "schema.def.v1";
 
 /** Hints a breadcrumb is viewed with. A schema.def.v1's own context.llm_hints describe another schema. */
@@ -100,10 +107,10 @@ function viewOf(b: LlmViewInput, schemaDefHints: LlmHints | undefined, caller: W
   const budget = caller ? caller.child(VIEW_UNITS, "llm view") : createWorkBudget({ units: VIEW_UNITS, what: "llm view" });
   // Transforms draw on a share of the view's budget, so copying the context and the outputs
   // (error entries included) still has the rest.
-  const transforms = budget.child(TRANSFORMS_UNITS, "llm view transforms");
+  const transforms = budget.child(TRANSFORMS_UNITS, "llm view transforms", TRANSFORMS_DEADLINE_MS);
   const outputs = new Map<string, unknown>();
   for (const [key, rule] of Object.entries(hints.transform ?? {})) {
-    const own = transforms.child(TRANSFORM_UNITS, `transform ${key}`);
+    const own = transforms.child(TRANSFORM_UNITS, `transform ${key}`, TRANSFORM_DEADLINE_MS);
     try {
       outputs.set(key, compileRule(rule)(data, own));
     } catch (e) {

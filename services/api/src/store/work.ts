@@ -8,10 +8,10 @@ import { createWorkBudget, DEFAULT_EVALUATION_UNITS, type WorkBudget } from "@cr
 // long page is filtered. Past a budget: BudgetExceededError, 422 (units) or 503 + Retry-After
 // (deadline), mapped in http/errors.ts.
 
-/** Work units of one request: some 40 rows' worth of worst-case evaluations. */
-export const REQUEST_WORK_UNITS = 20_000_000;
+/** Work units of one request: some 50 rows' worth of worst-case evaluations. */
+export const REQUEST_WORK_UNITS = 10_000_000;
 /** Wall-clock time one request may spend evaluating selectors and views. */
-export const REQUEST_DEADLINE_MS = 1_000;
+export const REQUEST_DEADLINE_MS = 1_500;
 /** Longest stretch of row evaluations before the loop is given back. */
 const SLICE_MS = 10;
 
