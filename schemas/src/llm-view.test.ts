@@ -237,7 +237,8 @@ describe("fails closed", () => {
     expect(() => renderLlmView(crumb({ deep }))).toThrow(LlmViewError);
     expect(() => renderLlmView(crumb({ deep }, { transform: { j: { type: "template", template: "{{json context}}" } } }))).toThrow(LlmViewError);
     const view = renderLlmView(crumb({ deep }, { transform: { d: { type: "extract", value: "$..leaf" } } }));
-    expect(view).toEqual({ d: [1] });
+    // Walking 20k levels is more than one transform's work budget: an error entry, not a crash.
+    expect(view).toEqual({ d: { error: "budget_exceeded", message: expect.stringMatching(/^transform d stopped/) } });
   });
 });
 
