@@ -1,4 +1,4 @@
-import { CrumbsError } from "./errors.ts";
+import { CrumbsError } from "./contract/errors.ts";
 
 // One primitive bounds every engine that runs untrusted work (selectors, JSONPath, templates, llm
 // views): a budget of abstract work units plus an optional wall-clock deadline. Engines call

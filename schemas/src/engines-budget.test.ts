@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { BudgetExceededError, createWorkBudget } from "./budget.ts";
-import { InvalidLlmHintsError } from "./errors.ts";
-import { evaluateJsonPath, parseJsonPath } from "./json-path.ts";
-import { validateLlmHints } from "./llm-hints-validate.ts";
-import { renderLlmView } from "./llm-view.ts";
-import { compileSafeRegex } from "./regex.ts";
-import { compileSelector } from "./selector-compile.ts";
-import { MAX_TEMPLATE_ITERATIONS } from "./template-budget.ts";
-import { compileTemplate } from "./template-engine.ts";
+import { InvalidLlmHintsError } from "./contract/errors.ts";
+import { evaluateJsonPath, parseJsonPath } from "./json-path/json-path.ts";
+import { validateLlmHints } from "./llm-view/llm-hints-validate.ts";
+import { renderLlmView } from "./llm-view/llm-view.ts";
+import { compileSafeRegex } from "./selector/regex.ts";
+import { compileSelector } from "./selector/selector-compile.ts";
+import { MAX_TEMPLATE_ITERATIONS } from "./lang/template-budget.ts";
+import { compileTemplate } from "./lang/template-engine.ts";
 
 // Hostile work stops fast with a typed error (or, in a view, an error entry), whatever the engine.
 // Bounds are CPU milliseconds of this test process (on a 2-core machine shared with other jobs,

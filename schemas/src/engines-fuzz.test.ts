@@ -1,15 +1,15 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { BudgetExceededError } from "./budget.ts";
-import { CrumbsError } from "./errors.ts";
-import { compileExpression, evaluateExpression } from "./expression.ts";
-import { HintCompileError } from "./hint-compile-error.ts";
-import { evaluateJsonPath, extractJsonPath, JsonPathSyntaxError, parseJsonPath } from "./json-path.ts";
-import { validateLlmHints } from "./llm-hints-validate.ts";
-import { renderLlmView } from "./llm-view.ts";
-import { compileSelector } from "./selector-compile.ts";
-import { SELECTOR_OPS } from "./selector-schema.ts";
-import { compileTemplate } from "./template-engine.ts";
+import { CrumbsError } from "./contract/errors.ts";
+import { compileExpression, evaluateExpression } from "./lang/expression.ts";
+import { HintCompileError } from "./lang/hint-compile-error.ts";
+import { evaluateJsonPath, extractJsonPath, JsonPathSyntaxError, parseJsonPath } from "./json-path/json-path.ts";
+import { validateLlmHints } from "./llm-view/llm-hints-validate.ts";
+import { renderLlmView } from "./llm-view/llm-view.ts";
+import { compileSelector } from "./selector/selector-compile.ts";
+import { SELECTOR_OPS } from "./selector/selector-schema.ts";
+import { compileTemplate } from "./lang/template-engine.ts";
 
 // Hostile input for the pure engines every side shares. Whatever arrives, an engine
 // either works or throws its own typed error; it never throws anything else, never

@@ -1,6 +1,6 @@
 import { BudgetExceededError, createWorkBudget } from "./budget.ts";
-import { renderLlmView } from "./llm-view.ts";
-import { compileSelector } from "./selector-compile.ts";
+import { renderLlmView } from "./llm-view/llm-view.ts";
+import { compileSelector } from "./selector/selector-compile.ts";
 
 // V8 runs a function interpreted until it is hot: the first hostile evaluation in a fresh process
 // takes several times longer per work unit than later ones, and so holds the event loop longer

@@ -1,4 +1,4 @@
-import { BudgetExceededError, type WorkBudget } from "./budget.ts";
+import { BudgetExceededError, type WorkBudget } from "../budget.ts";
 
 // Limits of one template render. Handlebars renders synchronously, so the render in progress is
 // module state: the `each` wrapper and the helpers charge the budget of the render that called

@@ -1,24 +1,10 @@
 import { z } from "zod";
+import { FORBIDDEN_SEGMENTS } from "../lang/forbidden-segments.ts";
 
 // Structure only. `validateLlmHints` additionally compiles templates, parses paths and checks
 // literal expressions; call it (not just this schema) wherever hints are written.
 
-/** Names that lead to prototypes or property machinery; refused in templates, expressions and keys. */
-export const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set([
-  "__proto__",
-  "constructor",
-  "prototype",
-  "__defineGetter__",
-  "__defineSetter__",
-  "__lookupGetter__",
-  "__lookupSetter__",
-  "hasOwnProperty",
-  "isPrototypeOf",
-  "propertyIsEnumerable",
-  "toLocaleString",
-  "toString",
-  "valueOf",
-]);
+export { FORBIDDEN_SEGMENTS } from "../lang/forbidden-segments.ts";
 
 const outKeySchema = z
   .string()

@@ -1,6 +1,6 @@
-import type { WorkBudget } from "./budget.ts";
+import type { WorkBudget } from "../budget.ts";
 import { passesFilter } from "./json-path-filter.ts";
-import type { Key, Slice, Step } from "./json-path.ts";
+import type { Key, Slice, Step } from "./ast.ts";
 
 // The evaluator of our JSONPath subset: iterative, own properties only, and bounded. Every node a
 // step is applied to and every value it yields is charged to the work budget, so `$..*..*..*` on a

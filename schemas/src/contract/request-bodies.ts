@@ -1,9 +1,9 @@
 import type { z } from "zod";
 import { createBreadcrumbBodySchema, patchBreadcrumbBodySchema, type CreateBreadcrumbBody, type PatchBreadcrumbBody } from "./breadcrumb.ts";
 import { InvalidRequestError } from "./errors.ts";
-import { isPlainObject } from "./json-values.ts";
+import { isPlainObject } from "../json-values.ts";
 import { validateContext } from "./known-schemas.ts";
-import { validateLlmHints } from "./llm-hints-validate.ts";
+import { validateLlmHints } from "../llm-view/llm-hints-validate.ts";
 
 // One call per write body that yields the contract's error codes: a bad envelope is 400
 // invalid_request, bad hints 422 invalid_llm_hints, a context that breaks its schema 422

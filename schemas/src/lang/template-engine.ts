@@ -1,8 +1,8 @@
 import Handlebars from "handlebars";
-import { evaluationBudget, type WorkBudget } from "./budget.ts";
+import { evaluationBudget, type WorkBudget } from "../budget.ts";
 import { asCompileError, HintCompileError } from "./hint-compile-error.ts";
-import { FORBIDDEN_SEGMENTS } from "./llm-hints-schema.ts";
-import { LruCache } from "./lru.ts";
+import { FORBIDDEN_SEGMENTS } from "./forbidden-segments.ts";
+import { LruCache } from "../lru.ts";
 import { chargeIteration, chargeText, MAX_LOOP_NESTING, MAX_TEMPLATE_OUTPUT, renderWithin } from "./template-budget.ts";
 import { TEMPLATE_HELPERS } from "./template-helpers.ts";
 

@@ -1,6 +1,6 @@
-import { InvalidSelectorError } from "./errors.ts";
-import { EVENT_TYPES_SHORT, SUBJECT_PREFIX, type EventTypeShort } from "./events.ts";
-import { OWNER_PATTERN } from "./names.ts";
+import { InvalidSelectorError } from "../contract/errors.ts";
+import { EVENT_TYPES_SHORT, SUBJECT_PREFIX, type EventTypeShort } from "../contract/events.ts";
+import { OWNER_PATTERN } from "../contract/names.ts";
 import { compileSelector, type CompiledSelector } from "./selector-compile.ts";
 
 export interface SubjectOptions {

@@ -11,9 +11,9 @@
 // Names after a dot: letters, digits, `_` and `-`; anything else goes in quotes: $['og:title'].
 // Only own properties are read, so prototypes are unreachable.
 
-import { evaluationBudget, type WorkBudget } from "./budget.ts";
-import type { Expr } from "./expression.ts";
-import { HintCompileError } from "./hint-compile-error.ts";
+import { evaluationBudget, type WorkBudget } from "../budget.ts";
+import type { CompiledPath, Filter, Key, Slice, Step } from "./ast.ts";
+import { HintCompileError } from "../lang/hint-compile-error.ts";
 import { parseFilter } from "./json-path-filter.ts";
 import { evaluateOwn } from "./json-path-own.ts";
 
@@ -26,17 +26,7 @@ export class JsonPathSyntaxError extends Error {
   }
 }
 
-export type Key = { t: "name"; name: string } | { t: "index"; index: number };
-export type Slice = { t: "slice"; start: number | undefined; end: number | undefined; step: number };
-export type Filter = { t: "filter"; body: string; expr: Expr };
-export type Step = Key | Slice | Filter | { t: "wild" } | { t: "union"; items: Key[] } | { t: "desc"; inner: Step };
-
-export interface CompiledPath {
-  readonly source: string;
-  readonly steps: readonly Step[];
-  /** Only names and indexes: the path names at most one value. */
-  readonly definite: boolean;
-}
+export type { CompiledPath, Filter, Key, Slice, Step } from "./ast.ts";
 
 export const MAX_PATH_LENGTH = 512;
 const MAX_STEPS = 64;

@@ -1,10 +1,10 @@
-import type { WorkBudget } from "./budget.ts";
-import { compileExpression, evaluateExpression } from "./expression.ts";
-import { asCompileError, HintCompileError } from "./hint-compile-error.ts";
-import { extractJsonPath, JsonPathSyntaxError, parseJsonPath } from "./json-path.ts";
-import { setOwn } from "./json-values.ts";
+import type { WorkBudget } from "../budget.ts";
+import { compileExpression, evaluateExpression } from "../lang/expression.ts";
+import { asCompileError, HintCompileError } from "../lang/hint-compile-error.ts";
+import { extractJsonPath, JsonPathSyntaxError, parseJsonPath } from "../json-path/json-path.ts";
+import { setOwn } from "../json-values.ts";
 import type { HintRule } from "./llm-hints-schema.ts";
-import { compileTemplate } from "./template-engine.ts";
+import { compileTemplate } from "../lang/template-engine.ts";
 
 /** What templates and literal expressions see. `context` is without its llm_hints field. */
 export interface TemplateData extends Record<string, unknown> {

@@ -1,8 +1,8 @@
-import type { Breadcrumb } from "./breadcrumb.ts";
-import { BudgetExceededError, createWorkBudget, type WorkBudget } from "./budget.ts";
+import type { Breadcrumb } from "../contract/breadcrumb.ts";
+import { BudgetExceededError, createWorkBudget, type WorkBudget } from "../budget.ts";
 import { builtinHintsFor } from "./default-hints.ts";
-import { CrumbsError, InvalidLlmHintsError, LlmViewError } from "./errors.ts";
-import { isPlainObject, setOwn } from "./json-values.ts";
+import { CrumbsError, InvalidLlmHintsError, LlmViewError } from "../contract/errors.ts";
+import { isPlainObject, setOwn } from "../json-values.ts";
 import { mergeHints } from "./llm-hints-merge.ts";
 import { llmHintsSchema, type LlmHints } from "./llm-hints-schema.ts";
 import { compileRule, type TemplateData } from "./llm-rules.ts";

@@ -1,4 +1,4 @@
-import { isPlainObject } from "./json-values.ts";
+import { isPlainObject } from "../json-values.ts";
 
 /**
  * `.length` as the contract defines it: arrays and strings their length, a plain object the number

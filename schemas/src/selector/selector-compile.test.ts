@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidSelectorError } from "./errors.ts";
+import { InvalidSelectorError } from "../contract/errors.ts";
 import { compileSelector, parseSelectorParam, type SelectorTarget } from "./selector-compile.ts";
 
 const page: SelectorTarget = {

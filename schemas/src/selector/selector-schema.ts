@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { schemaNameSchema, tagSchema } from "./names.ts";
+import { schemaNameSchema, tagSchema } from "../contract/names.ts";
 
 export const SELECTOR_OPS = [
   "eq",

@@ -1,6 +1,6 @@
-import type { WorkBudget } from "./budget.ts";
-import { evaluateExpression, parseExpression, truthy, type Expr } from "./expression.ts";
-import { LruCache } from "./lru.ts";
+import type { WorkBudget } from "../budget.ts";
+import { evaluateExpression, parseExpression, truthy, type Expr } from "../lang/expression.ts";
+import { LruCache } from "../lru.ts";
 
 // JSONPath filters `[?(...)]`: the body is the safe expression language of expression.ts with
 // `@` the current item and `$` the root. Nothing here ever compiles or runs JavaScript.

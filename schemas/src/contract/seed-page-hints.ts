@@ -1,4 +1,4 @@
-import type { LlmHints } from "./llm-hints-schema.ts";
+import type { LlmHints } from "../llm-view/llm-hints-schema.ts";
 
 // Seed 000's llm_hints for browser.page.context.v1, as the seed writes them inside the context.
 // A module of its own, importing only a type, so the extension's worker can take them through

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { llmHintsSchema } from "./llm-hints-schema.ts";
+import { llmHintsSchema } from "../llm-view/llm-hints-schema.ts";
 import { isoTimeSchema, ownerSchema, schemaNameSchema, tagSchema } from "./names.ts";
 
 export const contextSchema = z.record(z.string(), z.unknown()).describe("A JSON object");

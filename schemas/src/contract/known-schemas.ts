@@ -3,8 +3,8 @@ import { actionResultContextSchema } from "./action-result-schema.ts";
 import { agentDefContextSchema, agentResponseContextSchema, chatMessageContextSchema, schemaDefContextSchema } from "./agent-schemas.ts";
 import { browserActionContextSchema } from "./browser-action-schema.ts";
 import { SchemaValidationError } from "./errors.ts";
-import { findProtoKey, isPlainObject } from "./json-values.ts";
-import { validateLlmHints } from "./llm-hints-validate.ts";
+import { findProtoKey, isPlainObject } from "../json-values.ts";
+import { validateLlmHints } from "../llm-view/llm-hints-validate.ts";
 import { pageContextSchema } from "./page-context-schema.ts";
 
 export const knownContextSchemas: Readonly<Record<string, ZodType>> = {

@@ -1,8 +1,8 @@
 import { JSONPath } from "jsonpath-plus";
 import { encodeFilter, jsonPathPlusEval } from "./json-path-filter.ts";
-import { evaluationBudget } from "./budget.ts";
+import { evaluationBudget } from "../budget.ts";
 import { evaluateOwn } from "./json-path-own.ts";
-import type { CompiledPath, Key, Step } from "./json-path.ts";
+import type { CompiledPath, Key, Step } from "./ast.ts";
 
 // The reference evaluation the tests compare the own walker with (and the benchmark measures):
 // production evaluates every path with the bounded own walker, since jsonpath-plus has no hook

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { JSONPath } from "jsonpath-plus";
 import { afterEach, describe, expect, it } from "vitest";
-import { createWorkBudget } from "./budget.ts";
+import { createWorkBudget } from "../budget.ts";
 import { jsonPathPlusEval } from "./json-path-filter.ts";
 import { evaluatePlus, toPlusPath } from "./json-path-plus.ts";
 import { evaluateJsonPath, extractJsonPath, JsonPathSyntaxError, parseJsonPath } from "./json-path.ts";

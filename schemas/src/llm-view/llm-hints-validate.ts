@@ -1,6 +1,6 @@
-import { InvalidLlmHintsError } from "./errors.ts";
-import { HintCompileError } from "./hint-compile-error.ts";
-import { findProtoKey } from "./json-values.ts";
+import { InvalidLlmHintsError } from "../contract/errors.ts";
+import { HintCompileError } from "../lang/hint-compile-error.ts";
+import { findProtoKey } from "../json-values.ts";
 import { llmHintsSchema, type LlmHints } from "./llm-hints-schema.ts";
 import { compileRule } from "./llm-rules.ts";
 

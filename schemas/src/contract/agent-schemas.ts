@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { CrumbsError } from "./errors.ts";
-import { llmHintsSchema } from "./llm-hints-schema.ts";
+import { llmHintsSchema } from "../llm-view/llm-hints-schema.ts";
 import { schemaNameSchema } from "./names.ts";
-import { compileSelector } from "./selector-compile.ts";
-import { selectorSchema } from "./selector-schema.ts";
+import { compileSelector } from "../selector/selector-compile.ts";
+import { selectorSchema } from "../selector/selector-schema.ts";
 
 // A selector inside a context is checked as deeply as one given to the API (paths, ops, regexes).
 const checkedSelectorSchema = selectorSchema.superRefine((sel, issues) => {

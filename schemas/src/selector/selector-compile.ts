@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { evaluationBudget, type WorkBudget } from "./budget.ts";
-import { InvalidSelectorError } from "./errors.ts";
-import { evaluateJsonPath, JsonPathSyntaxError, parseJsonPath, type CompiledPath } from "./json-path.ts";
-import { deepEqual, jsonDepthExceeds } from "./json-values.ts";
+import { evaluationBudget, type WorkBudget } from "../budget.ts";
+import { InvalidSelectorError } from "../contract/errors.ts";
+import { evaluateJsonPath, JsonPathSyntaxError, parseJsonPath, type CompiledPath } from "../json-path/json-path.ts";
+import { deepEqual, jsonDepthExceeds } from "../json-values.ts";
 import { compileSafeRegex, regexCost } from "./regex.ts";
 import { selectorSchema, type ContextMatch, type Selector } from "./selector-schema.ts";
 

@@ -1,9 +1,9 @@
-import type { WorkBudget } from "./budget.ts";
+import type { WorkBudget } from "../budget.ts";
 import { HintCompileError } from "./hint-compile-error.ts";
-import { deepEqual } from "./json-values.ts";
+import { deepEqual } from "../json-values.ts";
 import { lengthOf } from "./length-of.ts";
-import { FORBIDDEN_SEGMENTS } from "./llm-hints-schema.ts";
-import { LruCache } from "./lru.ts";
+import { FORBIDDEN_SEGMENTS } from "./forbidden-segments.ts";
+import { LruCache } from "../lru.ts";
 
 // The tiny expression language of `literal` strings written as exactly `{{ expression }}`.
 // No eval, no Function: a hand-written recursive-descent parser and a tree walker.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { breadcrumbEventSchema, eventTypeShort, msgIdFor, parseSubject, STREAM_NAME, STREAM_SUBJECTS, subjectFor } from "./events.ts";
 import { InvalidRequestError } from "./errors.ts";
-import { subjectCovers, subjectsForSelector, subjectsForSelectors } from "./selector-subjects.ts";
+import { subjectCovers, subjectsForSelector, subjectsForSelectors } from "../selector/selector-subjects.ts";
 import { InvalidSelectorError } from "./errors.ts";
 
 describe("NATS naming", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { InvalidLlmHintsError, LlmViewError } from "./errors.ts";
-import { SEED_PAGE_CONTEXT_EXAMPLE, SEED_PAGE_CONTEXT_HINTS, SEED_PAGE_CONTEXT_TAGS } from "./fixtures/page-context-example.ts";
+import { InvalidLlmHintsError, LlmViewError } from "../contract/errors.ts";
+import { SEED_PAGE_CONTEXT_EXAMPLE, SEED_PAGE_CONTEXT_HINTS, SEED_PAGE_CONTEXT_TAGS } from "../contract/fixtures/page-context-example.ts";
 import { mergeHints } from "./llm-hints-merge.ts";
 import type { LlmHints } from "./llm-hints-schema.ts";
 import { validateLlmHints } from "./llm-hints-validate.ts";
@@ -237,8 +237,11 @@ describe("fails closed", () => {
     expect(() => renderLlmView(crumb({ deep }))).toThrow(LlmViewError);
     expect(() => renderLlmView(crumb({ deep }, { transform: { j: { type: "template", template: "{{json context}}" } } }))).toThrow(LlmViewError);
     const view = renderLlmView(crumb({ deep }, { transform: { d: { type: "extract", value: "$..leaf" } } }));
-    // Walking 20k levels is more than one transform's work budget: an error entry, not a crash.
-    expect(view).toEqual({ d: { error: "budget_exceeded", message: expect.stringMatching(/^transform d stopped/) } });
+    // Walking 20k levels takes most of one transform's work units and, on a loaded machine, more
+    // than its 15 ms: the answer, or an error entry; never a crash.
+    expect(Object.keys(view)).toEqual(["d"]);
+    if (Array.isArray(view.d)) expect(view.d).toEqual([1]);
+    else expect(view.d).toEqual({ error: "budget_exceeded", message: expect.stringMatching(/^transform d stopped/) });
   });
 });
 

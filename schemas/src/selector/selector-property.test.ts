@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { InvalidSelectorError } from "./errors.ts";
+import { InvalidSelectorError } from "../contract/errors.ts";
 import { compileSelector } from "./selector-compile.ts";
 import { SELECTOR_OPS } from "./selector-schema.ts";
 
