@@ -191,13 +191,13 @@ describe("hostile selector and llm_hints work does not stall other owners", { re
     expect(events.status).toBe(200);
   });
 
-  it("(b) repeated ..* on a 30-level object: 422 budget_exceeded as a selector, error entries in views", async () => {
+  it("(b) repeated ..* on a 30-level object in a selector: 422 budget_exceeded", async () => {
     const res = await underHostileLoad(`/v1/breadcrumbs?selector=${selector({ context_match: [{ path: `$.deep${DESCENT.slice(1)}`, op: "exists" }] })}`);
     expect(res.status).toBe(422);
     expect(JSON.parse(res.body)).toMatchObject({ error: "budget_exceeded" });
   });
 
-  it("(c) nested #each over 300 items in llm_hints, read with ?view=llm: error entries, nothing excluded leaks", async () => {
+  it("(c) nested #each over 300 items and repeated ..* in llm_hints, read with ?view=llm: error entries, nothing excluded leaks", async () => {
     const res = await underHostileLoad("/v1/breadcrumbs?view=llm&limit=20");
     expect(res.status).toBe(200);
     const { items } = JSON.parse(res.body) as { items: Record<string, unknown>[] };
@@ -208,5 +208,17 @@ describe("hostile selector and llm_hints work does not stall other owners", { re
       expect(view).not.toHaveProperty("deep");
       expect(view.s).toBeDefined();
     }
+  });
+  it("hints that can be seen to exceed a budget are refused when written: 422 invalid_llm_hints", async () => {
+    const four = "{{#each context.a}}{{#each b}}{{#each c}}{{#each d}}x{{/each}}{{/each}}{{/each}}{{/each}}";
+    const tooMany = Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`t${i}`, { type: "extract", value: "$.a" }]));
+    for (const llm_hints of [{ transform: { t: { type: "template", template: four } } }, { transform: tooMany }]) {
+      const res = await call("/v1/breadcrumbs", tokens.hostile, { schema_name: "test.hostile.v1", title: "refused", context: {}, llm_hints });
+      expect(res.status).toBe(422);
+      expect(await res.json()).toMatchObject({ error: "invalid_llm_hints", message: expect.stringMatching(/nested more than 3 deep|at most 64 transforms/) });
+    }
+    const bad = await call(`/v1/breadcrumbs?selector=${selector({ context_match: [{ path: "$.s", op: "matches", value: "(a)\\1" }] })}`, tokens.hostile);
+    expect(bad.status).toBe(422);
+    expect(await bad.json()).toMatchObject({ error: "invalid_selector", message: expect.stringContaining("backreferences") });
   });
 });
