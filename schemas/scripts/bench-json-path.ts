@@ -1,12 +1,13 @@
 // Micro-benchmark: JSONPath through jsonpath-plus vs the own walker, on seed 000's page context,
 // plus the two hot paths end to end (a selector on $.url, seed 000's llm view).
 // Run: npx tsx schemas/scripts/bench-json-path.ts   (numbers go in schemas/README.md)
-import { SEED_PAGE_CONTEXT_EXAMPLE, SEED_PAGE_CONTEXT_HINTS } from "../src/fixtures/page-context-example.ts";
-import { evaluateOwn } from "../src/json-path-own.ts";
-import { evaluatePlus } from "../src/json-path-plus.ts";
-import { parseJsonPath } from "../src/json-path.ts";
-import { renderLlmView } from "../src/llm-view.ts";
-import { compileSelector } from "../src/selector-compile.ts";
+import { SEED_PAGE_CONTEXT_EXAMPLE, SEED_PAGE_CONTEXT_HINTS } from "../src/contract/fixtures/page-context-example.ts";
+import { createWorkBudget } from "../src/budget.ts";
+import { evaluateOwn } from "../src/json-path/json-path-own.ts";
+import { evaluatePlus } from "../src/json-path/json-path-plus.ts";
+import { parseJsonPath } from "../src/json-path/json-path.ts";
+import { renderLlmView } from "../src/llm-view/llm-view.ts";
+import { compileSelector } from "../src/selector/selector-compile.ts";
 
 const N = Number(process.env.N ?? 100_000);
 const ROUNDS = 5;
@@ -34,8 +35,10 @@ const paths = [
 console.log(`best of ${ROUNDS} x ${N} evaluations, µs per evaluation`);
 for (const p of paths) {
   const path = parseJsonPath(p);
-  if (JSON.stringify(evaluateOwn(path.steps, doc)) !== JSON.stringify(evaluatePlus(path, doc))) throw new Error(`disagree on ${p}`);
-  const own = best(() => evaluateOwn(path.steps, doc));
+  // A fresh budget per evaluation, as production code gets one (evaluateJsonPath's default).
+  const own1 = () => evaluateOwn(path.steps, doc, createWorkBudget({ units: 100_000 }));
+  if (JSON.stringify(own1()) !== JSON.stringify(evaluatePlus(path, doc))) throw new Error(`disagree on ${p}`);
+  const own = best(own1);
   const plus = best(() => evaluatePlus(path, doc));
   console.log(`${p.padEnd(50)} own ${own.toFixed(2).padStart(6)}  jsonpath-plus ${plus.toFixed(2).padStart(6)}  ${(plus / own).toFixed(1)}x`);
 }

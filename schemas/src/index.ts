@@ -1,35 +1,47 @@
 // @crumbs/schemas: the envelope and known schemas, selectors, llm_hints and NATS naming. Pure logic.
 
-export * from "./errors.ts";
-export * from "./reference-event.ts";
-export { schemaNameSchema, ownerSchema, tagSchema, isoTimeSchema, SCHEMA_NAME_PATTERN, OWNER_PATTERN } from "./names.ts";
-export * from "./breadcrumb.ts";
-export * from "./request-bodies.ts";
-export * from "./events.ts";
+export * from "./contract/errors.ts";
+export * from "./contract/reference-event.ts";
+export {
+  BudgetExceededError,
+  createWorkBudget,
+  evaluationBudget,
+  DEFAULT_EVALUATION_UNITS,
+  type BudgetReason,
+  type WorkBudget,
+  type WorkBudgetOptions,
+} from "./budget.ts";
+export { warmEngines } from "./warm-up.ts";
+export { schemaNameSchema, ownerSchema, tagSchema, isoTimeSchema, SCHEMA_NAME_PATTERN, OWNER_PATTERN } from "./contract/names.ts";
+export * from "./contract/breadcrumb.ts";
+export * from "./contract/request-bodies.ts";
+export * from "./contract/events.ts";
 
-export * from "./selector-schema.ts";
-export { compileSelector, parseSelectorParam, type CompiledSelector, type SelectorTarget } from "./selector-compile.ts";
-export { SelectorIndex } from "./selector-index.ts";
-export { subjectsForSelector, subjectsForSelectors, subjectCovers, type SubjectOptions } from "./selector-subjects.ts";
-export { parseJsonPath, evaluateJsonPath, extractJsonPath, JsonPathSyntaxError, type CompiledPath } from "./json-path.ts";
+export * from "./selector/selector-schema.ts";
+export { compileSelector, parseSelectorParam, type CompiledSelector, type SelectorTarget } from "./selector/selector-compile.ts";
+export { SelectorIndex } from "./selector/selector-index.ts";
+export { subjectsForSelector, subjectsForSelectors, subjectCovers, type SubjectOptions } from "./selector/selector-subjects.ts";
+export { parseJsonPath, evaluateJsonPath, extractJsonPath, JsonPathSyntaxError, type CompiledPath } from "./json-path/json-path.ts";
 
-export * from "./llm-hints-schema.ts";
-export { validateLlmHints } from "./llm-hints-validate.ts";
-export { mergeHints } from "./llm-hints-merge.ts";
-export { hintsForBreadcrumb, renderLlmView, type LlmViewInput } from "./llm-view.ts";
-export { BUILTIN_HINTS, PAGE_CONTEXT_DEFAULT_HINTS, builtinHintsFor } from "./default-hints.ts";
-export { templateCacheStats, clearTemplateCache } from "./template-engine.ts";
-export { TEMPLATE_HELPERS } from "./template-helpers.ts";
+export * from "./llm-view/llm-hints-schema.ts";
+export { validateLlmHints, MAX_TRANSFORMS } from "./llm-view/llm-hints-validate.ts";
+export { mergeHints } from "./llm-view/llm-hints-merge.ts";
+export { hintsForBreadcrumb, renderLlmView, VIEW_UNITS, TRANSFORMS_UNITS, TRANSFORM_UNITS, TRANSFORMS_DEADLINE_MS, TRANSFORM_DEADLINE_MS, type LlmViewInput } from "./llm-view/llm-view.ts";
+export { MAX_TEMPLATE_ITERATIONS, MAX_TEMPLATE_OUTPUT, MAX_LOOP_NESTING } from "./lang/template-budget.ts";
+export { compileSafeRegex, MAX_REGEX_LENGTH, type SafeRegex } from "./selector/regex.ts";
+export { BUILTIN_HINTS, PAGE_CONTEXT_DEFAULT_HINTS, builtinHintsFor } from "./llm-view/default-hints.ts";
+export { templateCacheStats, clearTemplateCache } from "./lang/template-engine.ts";
+export { TEMPLATE_HELPERS } from "./lang/template-helpers.ts";
 
-export * from "./page-context-schema.ts";
-export * from "./browser-action-schema.ts";
-export * from "./action-result-schema.ts";
-export * from "./agent-schemas.ts";
-export { knownContextSchemas, isKnownSchema, validateContext } from "./known-schemas.ts";
+export * from "./contract/page-context-schema.ts";
+export * from "./contract/browser-action-schema.ts";
+export * from "./contract/action-result-schema.ts";
+export * from "./contract/agent-schemas.ts";
+export { knownContextSchemas, isKnownSchema, validateContext } from "./contract/known-schemas.ts";
 
 export {
   SEED_PAGE_CONTEXT_EXAMPLE,
   SEED_PAGE_CONTEXT_HINTS,
   SEED_PAGE_CONTEXT_TAGS,
   SEED_PAGE_CONTEXT_KEY,
-} from "./fixtures/page-context-example.ts";
+} from "./contract/fixtures/page-context-example.ts";

@@ -1,3 +1,5 @@
+import type { WorkBudget } from "./budget.ts";
+
 // Helpers for plain JSON data (what a breadcrumb context is made of).
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -6,12 +8,14 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-export function deepEqual(a: unknown, b: unknown): boolean {
+/** Structural equality of JSON values; with a budget, every pair of values compared costs a unit. */
+export function deepEqual(a: unknown, b: unknown, budget?: WorkBudget): boolean {
+  budget?.spend();
   if (a === b) return true;
   if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i], budget)) return false;
     return true;
   }
   if (Array.isArray(b)) return false;
@@ -20,7 +24,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (ka.length !== kb.length) return false;
   for (const k of ka) {
     if (!Object.hasOwn(b as object, k)) return false;
-    if (!deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+    if (!deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], budget)) return false;
   }
   return true;
 }

@@ -1,4 +1,4 @@
-import { compileSelector, subjectsForSelector, type Selector } from "@crumbs/schemas";
+import { BudgetExceededError, compileSelector, subjectsForSelector, type Selector } from "@crumbs/schemas";
 import { coveringSubject } from "./filter-subject.ts";
 import type { Breadcrumb } from "./wire.ts";
 
@@ -11,10 +11,23 @@ function asList(input: SelectorInput): readonly Selector[] {
   return Array.isArray(input) ? input : [input as Selector];
 }
 
-/** The shared selector engine, as a predicate over breadcrumbs. Throws on an invalid selector. */
+/**
+ * The shared selector engine, as a predicate over breadcrumbs. Throws on an invalid selector.
+ * Matching is bounded (one evaluation budget per selector and breadcrumb): a selector that
+ * outgrows it on a breadcrumb does not match that breadcrumb, rather than stopping the
+ * subscription loop that called it.
+ */
 export function selectorMatcher(input: SelectorInput): (b: Breadcrumb) => boolean {
   const compiled = asList(input).map((s) => compileSelector(s));
-  return (b) => compiled.some((c) => c.matches(b));
+  const safely = (c: (typeof compiled)[number], b: Breadcrumb) => {
+    try {
+      return c.matches(b);
+    } catch (e) {
+      if (e instanceof BudgetExceededError) return false;
+      throw e;
+    }
+  };
+  return (b) => compiled.some((c) => safely(c, b));
 }
 
 /** The one NATS filter subject that covers every event the selectors can match. */

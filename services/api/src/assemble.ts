@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { warmEngines } from "@crumbs/schemas";
 import type { ApiConfig } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
@@ -38,6 +39,9 @@ export async function assembleApi(opts: { config: ApiConfig; database?: Database
     for (const c of cleanups.splice(0).reverse()) await c().catch((err: unknown) => log("close failed", err));
   };
   try {
+    // Before any request: the first hostile evaluation would otherwise run uncompiled and hold
+    // the loop several times longer than its work budget allows for.
+    warmEngines();
     await migrate(database);
     const nats = await connectNats({
       url: config.natsUrl,

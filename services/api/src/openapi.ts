@@ -33,8 +33,8 @@ const errors = {
   "429": err("rate_limited"),
   "404": err("not_found"),
   "413": err("payload_too_large"),
-  "422": err("schema_validation_failed, invalid_llm_hints or invalid_selector"),
-  "503": err("unavailable"),
+  "422": err("schema_validation_failed, invalid_llm_hints, invalid_selector or budget_exceeded (the work asked for is too large)"),
+  "503": err("unavailable, or budget_exceeded past a request's work deadline (with Retry-After)"),
 };
 const idParam = { name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } };
 const q = (name: string, type: string, description: string) => ({ name, in: "query", schema: { type }, description });

@@ -6,16 +6,33 @@ import { startStack, type TestStack } from "./stack.ts";
 
 // Hostile requests through the whole app (app.request, real Postgres): never a 5xx,
 // every refusal is the JSON error shape, nothing is stored when a write is refused,
-// and Object.prototype is never touched. CRUMBS_FUZZ_SCALE multiplies the runs.
+// Object.prototype is never touched, and each request ends within CASE_MS (a catastrophic
+// regex, JSONPath or template would hold it for seconds). CRUMBS_FUZZ_SCALE multiplies the runs.
 
 const SCALE = Number(process.env.CRUMBS_FUZZ_SCALE ?? 1);
 const runs = (n: number) => Math.max(1, Math.round(n * SCALE));
 const PROTO_KEYS = Object.getOwnPropertyNames(Object.prototype).sort();
+/** Per request, wall time: generous for a shared 2-core machine, far below a hang. */
+const CASE_MS = 2_000;
+
+/** Stored once, so selectors and views below have something expensive to chew on. */
+function hostileContext(): Record<string, unknown> {
+  let deep: Record<string, unknown> = { leaf: "a".repeat(2_000) + "b" };
+  for (let i = 0; i < 30; i++) deep = { a: deep, b: { x: i, y: [i, i] } };
+  return { deep, items: Array.from({ length: 300 }, (_, i) => ({ i, s: "a".repeat(200) + "b" })) };
+}
+const NESTED_EACH =
+  "{{#each context.items}}{{#each ../context.items}}{{#each ../../context.items}}{{i}}{{/each}}{{/each}}{{/each}}";
+const hostileSelector = fc.constantFrom(
+  { context_match: [{ path: "$.items[*].s", op: "matches", value: "^(a|a|aa|aaa)*$" }] },
+  { context_match: [{ path: "$..*..*..*..*..*..*..*..*", op: "exists" }] },
+  { context_match: [{ path: "$..s", op: "matches", value: "(x+x+)+y" }] },
+);
 
 const nasty = fc.oneof(
   fc.string({ maxLength: 20 }),
   fc.string({ unit: "binary", maxLength: 12 }),
-  fc.constantFrom("__proto__", "constructor", "prototype", "\u0000", "a\u0000b", "\ud800", "\udfff", "\u202e", "👩‍👩‍👧‍👦", "\ufeff", "{{", "$..*", "(a+)+$", "x".repeat(300)),
+  fc.constantFrom("__proto__", "constructor", "prototype", "\u0000", "a\u0000b", "\ud800", "\udfff", "\u202e", "👩‍👩‍👧‍👦", "\ufeff", "{{", "$..*", "(a+)+$", "^(a|a|aa|aaa)*$", "x".repeat(300)),
 );
 const schemaName = fc.oneof(
   fc.constantFrom("test.fuzz.v1", "browser.action.v1", "browser.page.context.v1", "agent.def.v1", "chat.message.v1", "schema.def.v1", "Bad Name", "a.v1"),
@@ -28,8 +45,8 @@ const hints = fc.oneof(
       transform: fc.dictionary(
         nasty,
         fc.oneof(
-          fc.record({ type: fc.constant("template"), template: fc.oneof(nasty, fc.constantFrom("{{constructor.constructor 'x'}}", "{{context.__proto__}}", "{{#each context}}{{@key}}{{/each}}")) }),
-          fc.record({ type: fc.constant("extract"), value: fc.oneof(nasty, fc.constantFrom("$..*", "$[?(@.constructor)]", "$.__proto__")) }),
+          fc.record({ type: fc.constant("template"), template: fc.oneof(nasty, fc.constantFrom("{{constructor.constructor 'x'}}", "{{context.__proto__}}", "{{#each context}}{{@key}}{{/each}}", NESTED_EACH)) }),
+          fc.record({ type: fc.constant("extract"), value: fc.oneof(nasty, fc.constantFrom("$..*", "$[?(@.constructor)]", "$.__proto__", "$..*..*..*..*..*..*")) }),
           fc.record({ type: fc.constant("literal"), literal: fc.jsonValue({ maxDepth: 2 }) }),
         ),
         { maxKeys: 3 },
@@ -49,7 +66,10 @@ const createBody = fc.record(
     schema_name: schemaName,
     title: nasty,
     tags: fc.oneof(fc.array(nasty, { maxLength: 3 }), fc.jsonValue({ maxDepth: 1 })),
-    context: fc.oneof(fc.dictionary(nasty, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 }), fc.jsonValue({ maxDepth: 2 })),
+    context: fc.oneof(
+      { weight: 8, arbitrary: fc.oneof(fc.dictionary(nasty, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 }), fc.jsonValue({ maxDepth: 2 })) },
+      { weight: 1, arbitrary: fc.constant(hostileContext()) },
+    ),
     llm_hints: hints,
     key: nasty,
     ttl_seconds: fc.oneof(fc.integer(), fc.double(), nasty),
@@ -76,6 +96,7 @@ const selectorParam = fc.oneof(
     { requiredKeys: [] },
   ).map((v) => JSON.stringify(v)),
   nasty,
+  hostileSelector.map((v) => JSON.stringify(v)),
 ).filter((sel) => sel.trim() !== "");
 
 /** Lone surrogates cannot be URI-encoded; send what a hostile client would: invalid UTF-8 percent-escapes. */
@@ -95,9 +116,14 @@ describe("API fuzz", () => {
     s = await startStack({ CRUMBS_SWEEP_MS: "600000" });
     const res = await s.call("/v1/breadcrumbs", { method: "POST", json: { schema_name: "test.fuzz.v1", title: "target", context: { a: 1 } } });
     existingId = ((await res.json()) as { id: string }).id;
+    const hostile = await s.call("/v1/breadcrumbs", {
+      method: "POST",
+      json: { schema_name: "test.fuzz.v1", title: "hostile", context: hostileContext(), llm_hints: { transform: { loops: { type: "template", template: NESTED_EACH } } } },
+    });
+    expect(hostile.status).toBe(201);
   });
   afterAll(async () => {
-    console.log(`api fuzz: ${cases} requests`);
+    console.log(`api fuzz: ${cases} requests, slowest ${slowest.toFixed(0)} ms`);
     await s?.dispose();
   });
 
@@ -108,6 +134,18 @@ describe("API fuzz", () => {
         (select count(*) from idempotency_keys)::text as v`),
     );
     return r?.v ?? "";
+  }
+
+  let slowest = 0;
+  /** The response, and how long the app took to give it. */
+  async function timed(request: Promise<Response>): Promise<Response> {
+    const started = performance.now();
+    const res = await request;
+    await res.clone().arrayBuffer();
+    const took = performance.now() - started;
+    slowest = Math.max(slowest, took);
+    expect(took, "one request took too long").toBeLessThan(CASE_MS);
+    return res;
   }
 
   async function check(res: Response, before: string, write: boolean) {
@@ -130,7 +168,7 @@ describe("API fuzz", () => {
       fc.asyncProperty(rawBody, fc.boolean(), async (body, idem) => {
         const before = await stored();
         const headers: Record<string, string> = idem ? { "idempotency-key": `fuzz-${body.length}` } : {};
-        await check(await s.call("/v1/breadcrumbs", { method: "POST", body, headers: { ...headers, "content-type": "application/json" } }), before, true);
+        await check(await timed(s.call("/v1/breadcrumbs", { method: "POST", body, headers: { ...headers, "content-type": "application/json" } })), before, true);
       }),
       { numRuns: runs(700) },
     );
@@ -140,7 +178,7 @@ describe("API fuzz", () => {
     await fc.assert(
       fc.asyncProperty(rawBody, fc.oneof(fc.constantFrom('"1"', "1", "*", '"-1"', '"99999999999999999999"', 'W/"1"'), headerValue), async (body, ifMatch) => {
         const before = await stored();
-        const res = await s.call(`/v1/breadcrumbs/${existingId}`, { method: "PATCH", body, headers: { "if-match": ifMatch, "content-type": "application/json" } });
+        const res = await timed(s.call(`/v1/breadcrumbs/${existingId}`, { method: "PATCH", body, headers: { "if-match": ifMatch, "content-type": "application/json" } }));
         await check(res, before, true);
       }),
       { numRuns: runs(300) },
@@ -166,7 +204,7 @@ describe("API fuzz", () => {
     );
     await fc.assert(
       fc.asyncProperty(path, async (p) => {
-        await check(await s.call(p), "", false);
+        await check(await timed(s.call(p)), "", false);
       }),
       { numRuns: runs(600) },
     );

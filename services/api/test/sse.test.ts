@@ -99,4 +99,19 @@ describe("SSE /v1/events/stream", () => {
     expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
     expect(seqs[59]! - seqs[0]!).toBe(59);
   });
+  it("a selector that outgrows a page's work budget gets one error event and the stream ends", async () => {
+    let deep: Record<string, unknown> = { leaf: "x" };
+    for (let i = 0; i < 30; i++) deep = { a: deep, b: { c: i, d: [i, i + 1] } };
+    const made = await s.call("/v1/breadcrumbs", { method: "POST", json: { schema_name: "test.sse.v1", title: "deep", context: { deep } } });
+    expect(made.status).toBe(201);
+    const selector = encodeURIComponent(JSON.stringify({ context_match: [{ path: "$.deep..*..*..*..*..*..*..*..*", op: "exists" }] }));
+    const res = await fetch(`${url}/v1/events/stream?after=0&selector=${selector}`, { headers: auth });
+    expect(res.status).toBe(200);
+    // readFrames returns when the server ends the stream; a stream that stayed open would time out.
+    const frames = await readFrames(res, () => false);
+    const errors = frames.filter((f) => f.event === "error");
+    expect(errors).toHaveLength(1);
+    expect(JSON.parse(errors[0]!.data!)).toMatchObject({ error: "budget_exceeded", message: expect.stringContaining("selector stopped") });
+    expect(frames.some((f) => f.event?.startsWith("breadcrumb."))).toBe(false);
+  });
 });

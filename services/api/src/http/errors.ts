@@ -47,6 +47,8 @@ export function createErrorHandler(log: (msg: string, err: unknown) => void) {
     // Every error a request can cause, the API's own and the engines', is a CrumbsError.
     if (err instanceof CrumbsError) {
       for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
+      // A 503 (e.g. a request past its work deadline) is the server's momentary state: retry.
+      if (err.status === 503 && !err.headers?.["Retry-After"]) c.header("Retry-After", "1");
       return c.json(errorBody(err.code, err.message, err.details), err.status as ContentfulStatusCode);
     }
     if (err instanceof HTTPException) {

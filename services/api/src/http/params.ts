@@ -45,7 +45,7 @@ export function selectorParam(json: string | undefined): SelectorFilter | undefi
   // A blank `selector=` means no selector, like an absent one.
   if (json === undefined || json.trim() === "") return undefined;
   const compiled = parseSelectorParam(json);
-  return { spec: compiled.selector, matches: (b) => compiled.matches(b) };
+  return { spec: compiled.selector, matches: (b, budget) => compiled.matches(b, budget) };
 }
 
 /** Query strings through zod; any failure is a 400 naming the parameter. */

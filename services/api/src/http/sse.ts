@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { SSEStreamingApi } from "hono/streaming";
+import { BudgetExceededError } from "@crumbs/schemas";
 import { rowsOf, type Database } from "../db/database.ts";
 import type { ChangeNotifier } from "../notifier.ts";
 import { listEvents, type SelectorFilter } from "../store/index.ts";
@@ -61,11 +62,17 @@ export async function streamEvents(stream: SSEStreamingApi, opts: StreamOptions)
         continue;
       }
       pending = false;
-      const page = await listEvents(opts.database.db, opts.owner, {
-        after: last,
-        selector: opts.selector,
-        limit: 500,
-      });
+      let page;
+      try {
+        // Each page has its own request budget (listEvents' default): a stream lives for hours.
+        page = await listEvents(opts.database.db, opts.owner, { after: last, selector: opts.selector, limit: 500 });
+      } catch (e) {
+        if (!(e instanceof BudgetExceededError)) throw e;
+        // The selector costs more than the server spends on one page: say so and end the stream,
+        // rather than skip events silently or keep the loop busy. Nothing after `last` was sent.
+        await stream.writeSSE({ event: "error", data: JSON.stringify(e.toJSON()) });
+        return;
+      }
       for (const event of page.items) {
         if (stream.aborted) return;
         await stream.writeSSE({ id: String(event.seq), event: event.type, data: JSON.stringify(event) });

@@ -4,6 +4,7 @@ import type { Executor } from "../db/database.ts";
 import { breadcrumbHistory, type HistoryRow } from "../db/schema.ts";
 import { iso } from "./breadcrumb-json.ts";
 import { needsPostFilter, selectorPrefilter, type SelectorFilter } from "./selector-sql.ts";
+import { RowPacer } from "./work.ts";
 
 export interface EventQuery {
   after?: number;
@@ -11,6 +12,8 @@ export interface EventQuery {
   until?: Date;
   selector?: SelectorFilter;
   limit: number;
+  /** The request's work budget and pacing (a fresh one when absent). */
+  pacer?: RowPacer;
 }
 
 export interface EventPage {
@@ -50,6 +53,7 @@ export async function listEvents(db: Executor, owner: string, q: EventQuery): Pr
   const batch = postFilter ? Math.max(q.limit, SCAN_BATCH) : q.limit + 1;
 
   const items: BreadcrumbEvent[] = [];
+  const pacer = q.pacer ?? new RowPacer();
   let cursor = q.after;
   let scanned = 0;
   for (;;) {
@@ -63,7 +67,11 @@ export async function listEvents(db: Executor, owner: string, q: EventQuery): Pr
       scanned++;
       cursor = Number(row.seq);
       const event = eventFromHistory(row);
-      if (postFilter && !postFilter.matches(event.breadcrumb as Breadcrumb)) continue;
+      if (postFilter) {
+        const hit = postFilter.matches(event.breadcrumb as Breadcrumb, pacer.row());
+        await pacer.breathe();
+        if (!hit) continue;
+      }
       items.push(event);
       if (items.length === q.limit) {
         return { items, next_after: cursor, has_more: i < rows.length - 1 || rows.length === batch };

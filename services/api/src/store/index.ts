@@ -8,6 +8,7 @@ export { listEvents, eventFromHistory, type EventQuery, type EventPage } from ".
 export { createSchemaDefHintsLookup } from "./schema-def-hints.ts";
 export type { StoreDeps } from "./store-deps.ts";
 export type { SelectorFilter } from "./selector-sql.ts";
+export { RowPacer, requestBudget, REQUEST_WORK_UNITS, REQUEST_DEADLINE_MS } from "./work.ts";
 export type { IdempotencyInput, StoredResponse } from "./idempotency.ts";
 export type { WriteResult } from "./write.ts";
 export { etagOf } from "./write.ts";

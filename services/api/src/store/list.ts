@@ -5,6 +5,7 @@ import { breadcrumbs } from "../db/schema.ts";
 import { breadcrumbFromRow, iso } from "./breadcrumb-json.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { notExpired } from "./read.ts";
+import { RowPacer } from "./work.ts";
 import { needsPostFilter, selectorPrefilter, type SelectorFilter } from "./selector-sql.ts";
 import { textArray } from "./sql-helpers.ts";
 
@@ -16,6 +17,8 @@ export interface ListQuery {
   selector?: SelectorFilter;
   limit: number;
   cursor?: string;
+  /** The request's work budget and pacing (a fresh one when absent). */
+  pacer?: RowPacer;
 }
 
 export interface ListPage {
@@ -45,6 +48,7 @@ export async function listBreadcrumbs(db: Executor, owner: string, q: ListQuery)
   let after = q.cursor ? (decodeCursor(q.cursor, ["string", "string"]) as [string, string]) : undefined;
   const batchSize = postFilter ? Math.max(q.limit * 2, 100) : q.limit + 1;
   const items: Breadcrumb[] = [];
+  const pacer = q.pacer ?? new RowPacer();
   let scanned = 0;
   for (;;) {
     const page = [...where];
@@ -59,7 +63,11 @@ export async function listBreadcrumbs(db: Executor, owner: string, q: ListQuery)
       scanned++;
       after = [iso(row.updated_at), row.id];
       const b = breadcrumbFromRow(row);
-      if (postFilter && !postFilter.matches(b)) continue;
+      if (postFilter) {
+        const hit = postFilter.matches(b, pacer.row());
+        await pacer.breathe();
+        if (!hit) continue;
+      }
       items.push(b);
       if (items.length === q.limit) {
         const more = i < rows.length - 1 || rows.length === batchSize;

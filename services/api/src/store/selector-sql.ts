@@ -1,12 +1,13 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
-import type { Breadcrumb, Selector } from "@crumbs/schemas";
+import type { Breadcrumb, Selector, WorkBudget } from "@crumbs/schemas";
 import { textArray } from "./sql-helpers.ts";
 
 /** A selector given by a client: its spec for the SQL prefilter, its compiled form for the rest. */
 export interface SelectorFilter {
   spec: Selector;
-  matches(b: Breadcrumb): boolean;
+  /** Throws BudgetExceededError when one row's evaluation outgrows `budget`. */
+  matches(b: Breadcrumb, budget: WorkBudget): boolean;
 }
 
 /**

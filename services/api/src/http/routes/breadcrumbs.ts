@@ -9,6 +9,7 @@ import {
   listBreadcrumbs,
   listHistory,
   patchBreadcrumb,
+  RowPacer,
   type StoredResponse,
   type WriteResult,
 } from "../../store/index.ts";
@@ -41,9 +42,16 @@ function send(c: Context<AppEnv>, result: WriteResult | { response: StoredRespon
 export function breadcrumbRoutes(deps: RouteDeps) {
   const app = new Hono<AppEnv>();
 
-  /** Fails closed: a view that cannot render is 422, never the raw context. */
-  const llmView = async (b: Breadcrumb) =>
-    renderLlmView(b, (await deps.schemaDefHints(b.owner, b.schema_name)) as LlmHints | undefined);
+  /**
+   * Fails closed: a view that cannot render is 422, never the raw context. Its work counts in the
+   * request's budget; a transform over its own budget is an error entry in the view.
+   */
+  const llmView = async (b: Breadcrumb, pacer: RowPacer) => {
+    const hints = (await deps.schemaDefHints(b.owner, b.schema_name)) as LlmHints | undefined;
+    const view = renderLlmView(b, hints, pacer.budget);
+    await pacer.breathe();
+    return view;
+  };
 
   app.post("/", async (c) => {
     const { owner, actor } = c.get("principal");
@@ -62,6 +70,7 @@ export function breadcrumbRoutes(deps: RouteDeps) {
       tag: c.req.queries("tag") ?? [],
       any_tag: c.req.queries("any_tag") ?? [],
     });
+    const pacer = new RowPacer();
     const page = await listBreadcrumbs(deps.database.db, owner, {
       schema_name: q.schema_name,
       key: q.key,
@@ -70,11 +79,12 @@ export function breadcrumbRoutes(deps: RouteDeps) {
       selector: selectorParam(q.selector),
       limit: q.limit,
       cursor: q.cursor,
+      pacer,
     });
     if (q.view !== "llm") return c.json(page);
     // One failing view fails the whole page (422): a partial page would hide that items are missing.
     const items = [];
-    for (const b of page.items) items.push(await llmView(b));
+    for (const b of page.items) items.push(await llmView(b, pacer));
     return c.json({ items, next_cursor: page.next_cursor });
   });
 
@@ -84,7 +94,7 @@ export function breadcrumbRoutes(deps: RouteDeps) {
     const q = parseQuery(getQuery, c.req.query());
     const b = await getBreadcrumb(deps.database.db, owner, id);
     c.header("ETag", etagOf(b.version));
-    return c.json(q.view === "llm" ? await llmView(b) : b);
+    return c.json(q.view === "llm" ? await llmView(b, new RowPacer()) : b);
   });
 
   app.patch("/:id", async (c) => {

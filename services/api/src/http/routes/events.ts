@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
-import { listEvents } from "../../store/index.ts";
+import { listEvents, RowPacer } from "../../store/index.ts";
 import type { AppEnv, RouteDeps } from "../context.ts";
 import { limitParam, parseQuery, selectorParam } from "../params.ts";
 import { InvalidRequestError } from "../../errors.ts";
@@ -33,6 +33,7 @@ export function eventRoutes(deps: RouteDeps) {
         until: q.until,
         selector: selectorParam(q.selector),
         limit: q.limit,
+        pacer: new RowPacer(),
       }),
     );
   });

@@ -1,0 +1,50 @@
+import type { ZodType } from "zod";
+import { actionResultContextSchema } from "./action-result-schema.ts";
+import { agentDefContextSchema, agentResponseContextSchema, chatMessageContextSchema, schemaDefContextSchema } from "./agent-schemas.ts";
+import { browserActionContextSchema } from "./browser-action-schema.ts";
+import { SchemaValidationError } from "./errors.ts";
+import { findProtoKey, isPlainObject } from "../json-values.ts";
+import { validateLlmHints } from "../llm-view/llm-hints-validate.ts";
+import { pageContextSchema } from "./page-context-schema.ts";
+
+export const knownContextSchemas: Readonly<Record<string, ZodType>> = {
+  "browser.page.context.v1": pageContextSchema,
+  "browser.action.v1": browserActionContextSchema,
+  "browser.action.result.v1": actionResultContextSchema,
+  "agent.def.v1": agentDefContextSchema,
+  "chat.message.v1": chatMessageContextSchema,
+  "agent.response.v1": agentResponseContextSchema,
+  "schema.def.v1": schemaDefContextSchema,
+};
+
+export function isKnownSchema(schemaName: string): boolean {
+  return Object.hasOwn(knownContextSchemas, schemaName);
+}
+
+/**
+ * Validates a context on write. A known schema is parsed with its zod schema (extra fields kept);
+ * an unknown one only has to be a JSON object. Hints written inside the context (`context.llm_hints`,
+ * seed 000's habit) are validated too, since they shape every view of the breadcrumb.
+ * Throws SchemaValidationError (details: the zod issues) or InvalidLlmHintsError.
+ */
+export function validateContext(schemaName: string, context: unknown): Record<string, unknown> {
+  if (!isPlainObject(context)) throw new SchemaValidationError("context must be a JSON object", [{ path: [], message: "expected an object" }]);
+  const proto = findProtoKey(context);
+  if (proto !== undefined) {
+    throw new SchemaValidationError(`context.${proto}: a key named __proto__ is not allowed`, [{ path: proto.split("."), message: "__proto__ key" }]);
+  }
+  let parsed: Record<string, unknown> = context;
+  const schema = isKnownSchema(schemaName) ? knownContextSchemas[schemaName] : undefined;
+  if (schema) {
+    const result = schema.safeParse(context);
+    if (!result.success) {
+      const first = result.error.issues[0];
+      const at = first?.path.length ? ` at context.${first.path.join(".")}` : "";
+      throw new SchemaValidationError(`context does not match ${schemaName}${at}: ${first?.message ?? "invalid"}`, result.error.issues);
+    }
+    parsed = result.data as Record<string, unknown>;
+  }
+  const hints = parsed.llm_hints;
+  if (hints !== undefined && hints !== null) validateLlmHints(hints, "context.llm_hints");
+  return parsed;
+}
