@@ -32,3 +32,4 @@ export {
   SEED_PAGE_CONTEXT_TAGS,
   SEED_PAGE_CONTEXT_KEY,
 } from "./fixtures/page-context-example.ts";
+export { agentConsumerPrefix, consumerToken, AGENT_CONSUMER_PREFIX } from "./agent-consumer.ts";

@@ -1,0 +1,62 @@
+import type { ComponentChildren } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { ApiError } from "../api.ts";
+
+export function ErrorBox({ error }: { error: unknown }) {
+  if (!error) return null;
+  const text = error instanceof ApiError ? `${error.code}: ${error.message}` : String(error);
+  return (
+    <p class="error" role="alert">
+      {text}
+    </p>
+  );
+}
+
+export function Time({ at }: { at: string | null | undefined }) {
+  if (!at) return <span class="muted">never</span>;
+  const d = new Date(at);
+  return (
+    <time dateTime={at} title={at}>
+      {d.toLocaleString(undefined, { dateStyle: "short", timeStyle: "medium" })}
+    </time>
+  );
+}
+
+export function Tags({ tags }: { tags: string[] }) {
+  return (
+    <span class="tags">
+      {tags.map((t) => (
+        <span key={t} class="tag">
+          {t}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+export function Section({ title, children, id }: { title: string; children: ComponentChildren; id?: string }) {
+  return (
+    <section class="panel" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+/** Loads `fn()` when `deps` change; `reload` runs it again. */
+export function useLoad<T>(fn: () => Promise<T>, deps: unknown[]) {
+  const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true });
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setState((s) => ({ ...s, loading: true }));
+    fn().then(
+      (data) => live && setState({ data, loading: false }),
+      (error: unknown) => live && setState({ error, loading: false }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [...deps, tick]);
+  return { ...state, reload: () => setTick((t) => t + 1) };
+}
