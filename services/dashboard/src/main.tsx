@@ -9,7 +9,7 @@ import { EventsPage } from "./pages/events.tsx";
 import { KeysPage } from "./pages/keys.tsx";
 import { SessionsPage } from "./pages/sessions.tsx";
 import { useRoute } from "./router.ts";
-import { applyTheme, initialTheme, saveTheme, type Theme } from "./theme.ts";
+import { useTheme } from "./theme.ts";
 
 const NAV = [
   ["breadcrumbs", "Breadcrumbs"],
@@ -51,8 +51,7 @@ function Login({ onLogin }: { onLogin: () => void }) {
 function App() {
   const route = useRoute();
   const [authed, setAuthed] = useState(() => token.get() !== null);
-  const [theme, setTheme] = useState<Theme>(initialTheme);
-  useEffect(() => applyTheme(theme), [theme]);
+  const [theme, toggleTheme] = useTheme();
   useEffect(() => setUnauthorizedHandler(() => (token.clear(), setAuthed(false))), []);
   if (!authed) return <Login onLogin={() => setAuthed(true)} />;
   const page = route.page;
@@ -71,11 +70,7 @@ function App() {
           ))}
         </nav>
         <span class="spacer" />
-        <button type="button" class="ghost" aria-label={`Switch to ${theme === "dark" ? "light" : "dark"} theme`} onClick={() => {
-            const next = theme === "dark" ? "light" : "dark";
-            saveTheme(next);
-            setTheme(next);
-          }}>
+        <button type="button" class="ghost" aria-label={`Switch to ${theme === "dark" ? "light" : "dark"} theme`} onClick={toggleTheme}>
           {theme === "dark" ? "Light" : "Dark"}
         </button>
         <button type="button" class="ghost" onClick={() => (token.clear(), setAuthed(false))}>

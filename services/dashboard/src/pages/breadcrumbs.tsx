@@ -135,6 +135,9 @@ export function BreadcrumbsPage({ query }: { query: URLSearchParams }) {
             <a class="button ghost" href={href("breadcrumbs")}>
               Clear
             </a>
+            <button type="button" class="ghost" onClick={() => (counts.reload(), void load())}>
+              Refresh
+            </button>
           </div>
         </form>
         <ErrorBox error={error} />
