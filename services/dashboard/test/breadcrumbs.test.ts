@@ -11,6 +11,7 @@ describe("dashboard: breadcrumbs, history, live events, keys", () => {
 
   it("refuses a wrong token and logs in with the right one, keeping it out of the URL", async () => {
     await h.page.goto(h.ui);
+    await h.shoot("login");
     await h.page.getByLabel("API token").fill("not-the-token-000");
     await h.page.keyboard.press("Enter");
     await h.page.getByRole("alert").filter({ hasText: "unauthorized" }).waitFor();
@@ -105,6 +106,10 @@ describe("dashboard: breadcrumbs, history, live events, keys", () => {
     await h.page.emulateMedia({ colorScheme: "dark" });
     const bg = () => h.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     await expect.poll(bg).toBe("rgb(20, 22, 26)");
+    const [b] = (await h.stack.client.list({ schema_name: "demo.product.v1" })).items;
+    await h.go(`breadcrumbs/${b!.id}`);
+    await h.page.getByRole("table", { name: "Changes from v1 to v2" }).waitFor();
+    await h.shoot("breadcrumb-dark");
     await h.page.getByRole("button", { name: "Switch to light theme" }).click();
     await expect.poll(bg).toBe("rgb(247, 247, 248)");
     // The choice outlives a reload; the system's scheme no longer decides.

@@ -12,12 +12,15 @@ export function ErrorBox({ error }: { error: unknown }) {
   );
 }
 
+// One formatter for every row: toLocaleString builds a new Intl formatter per call, which
+// dominated rendering a long list.
+const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "short", timeStyle: "medium" });
+
 export function Time({ at }: { at: string | null | undefined }) {
   if (!at) return <span class="muted">never</span>;
-  const d = new Date(at);
   return (
     <time dateTime={at} title={at}>
-      {d.toLocaleString(undefined, { dateStyle: "short", timeStyle: "medium" })}
+      {timeFormat.format(new Date(at))}
     </time>
   );
 }

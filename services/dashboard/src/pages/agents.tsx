@@ -39,7 +39,12 @@ function AgentCard({ def, onSaved }: { def: Breadcrumb; onSaved: () => void }) {
   const agentId = ctx.agent_id;
   const consumers = useLoad(() => get<{ items: ConsumerState[] }>(`/v1/agents/${encodeURIComponent(agentId)}/consumers`), [agentId, def.version]);
   const outputs = useLoad(async () => {
-    const out = (await get<{ items: Breadcrumb[] }>(withQuery("/v1/breadcrumbs", { tag: `agent:${agentId}`, limit: 20 }))).items;
+    // Outputs carry `agent:<id>`; a definition may carry the same tag, so only answers and actions count.
+    const out = (
+      await get<{ items: Breadcrumb[] }>(
+        withQuery("/v1/breadcrumbs", { tag: `agent:${agentId}`, selector: JSON.stringify({ schema_name: ["agent.response.v1", "browser.action.v1"] }), limit: 20 }),
+      )
+    ).items;
     const actionIds = out.filter((b) => b.schema_name === "browser.action.v1").map((b) => b.id);
     const results = actionIds.length
       ? (

@@ -141,14 +141,14 @@ export function BreadcrumbsPage({ query }: { query: URLSearchParams }) {
           </div>
         </form>
         <ErrorBox error={error} />
-        <table class="list" aria-label="Breadcrumbs" aria-busy={loading ? "true" : undefined}>
+        <table class="list fixed" aria-label="Breadcrumbs" aria-busy={loading ? "true" : undefined}>
           <thead>
             <tr>
-              <th scope="col">Title</th>
-              <th scope="col">Schema</th>
-              <th scope="col">Tags</th>
-              <th scope="col">v</th>
-              <th scope="col">Updated</th>
+              <th scope="col" class="col-title">Title</th>
+              <th scope="col" class="col-schema">Schema</th>
+              <th scope="col" class="col-tags">Tags</th>
+              <th scope="col" class="col-v num">v</th>
+              <th scope="col" class="col-at">Updated</th>
             </tr>
           </thead>
           <tbody>

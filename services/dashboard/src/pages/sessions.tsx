@@ -93,7 +93,10 @@ export function SessionsPage({ id }: { id?: string }) {
           {list.data?.map((s) => (
             <li key={s.id}>
               <a href={href("sessions", s.id)} aria-current={s.id === id ? "page" : undefined}>
-                {s.id} <span class="count">{s.count}</span>
+                {s.id}{" "}
+                <span class="count" title="user messages">
+                  {s.count}
+                </span>
                 <div class="muted small">{s.title}</div>
               </a>
             </li>

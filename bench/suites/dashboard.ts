@@ -1,0 +1,97 @@
+import { launchChromium } from "@crumbs/testkit";
+import type { Page } from "playwright-core";
+import { buildDashboard } from "../../services/dashboard/build.ts";
+import { startStack, TOKEN } from "../lib/stack.ts";
+import { percentile, round } from "../stats.ts";
+import type { Figure, Suite } from "../types.ts";
+
+const STORED = 1_000;
+// Schemas with no registered context schema, so any context is accepted.
+const SCHEMAS = ["bench.page.v1", "bench.chat.v1", "bench.answer.v1", "bench.product.v1"];
+
+interface Sample {
+  /** Navigation start to `rows` rows on screen. */
+  total: number;
+  /** Navigation start to the last list response's end: the part spent before rendering could start. */
+  api: number;
+}
+
+/** Times from navigation start until the breadcrumbs table shows `rows` rows (in-page clock, next frame). */
+async function timeToRows(page: Page, url: string, rows: number, loadMore = false): Promise<Sample> {
+  await page.goto("about:blank");
+  await page.goto(url);
+  if (loadMore) {
+    await page.getByRole("button", { name: "Load more" }).click();
+  }
+  const handle = await page.waitForFunction(
+    (n) => {
+      if (document.querySelectorAll('table[aria-label="Breadcrumbs"] tbody tr').length < n) return false;
+      const lists = performance.getEntriesByType("resource").filter((e) => e.name.includes("/v1/breadcrumbs?"));
+      return { total: performance.now(), api: Math.max(...lists.map((e) => (e as PerformanceResourceTiming).responseEnd)) };
+    },
+    rows,
+    { polling: "raf", timeout: 30_000 },
+  );
+  return (await handle.jsonValue()) as Sample;
+}
+
+export const dashboard: Suite = {
+  name: "dashboard",
+  description: "the dashboard's breadcrumbs page in Chromium with 1,000 breadcrumbs stored: navigation to rendered rows",
+  async run({ quick, log }) {
+    const runs = quick ? 5 : 15;
+    await buildDashboard();
+    const stack = await startStack();
+    const browser = await launchChromium();
+    try {
+      let n = 0;
+      const seed = async () => {
+        for (let i = n++; i < STORED; i = n++) {
+          const schema_name = SCHEMAS[i % SCHEMAS.length]!;
+          await stack.http.json("POST", "/v1/breadcrumbs", 201, {
+            body: { schema_name, title: `Item ${i} of the dashboard bench`, tags: [`n:${i % 10}`, "bench:dashboard"], context: { i, text: "x".repeat(200), nested: { a: i, b: [1, 2, 3] } } },
+          });
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, seed));
+      const page = await browser.context.newPage();
+      await page.setViewportSize({ width: 1280, height: 860 });
+      const ui = `${stack.api.url}/ui/`;
+      await page.goto(ui);
+      await page.getByLabel("API token").fill(TOKEN);
+      await page.keyboard.press("Enter");
+      await page.getByRole("navigation", { name: "Pages" }).waitFor();
+
+      const cases = [
+        { name: "first page (50 rows)", url: `${ui}#/breadcrumbs`, rows: 50, loadMore: false, goal: 300 },
+        { name: "500 rows per page", url: `${ui}#/breadcrumbs?limit=500`, rows: 500, loadMore: false, goal: 300 },
+        { name: "1,000 rows (500 + Load more)", url: `${ui}#/breadcrumbs?limit=500`, rows: 1_000, loadMore: true, goal: undefined },
+      ];
+      const figures: Figure[] = [];
+      const params: Record<string, unknown> = { stored: STORED, runs };
+      for (const c of cases) {
+        await timeToRows(page, c.url, c.rows, c.loadMore); // warm: caches, JIT
+        const got: Sample[] = [];
+        for (let r = 0; r < runs; r++) got.push(await timeToRows(page, c.url, c.rows, c.loadMore));
+        const samples = got.map((g) => g.total);
+        const p50 = round(percentile(samples, 50), 0);
+        const p95 = round(percentile(samples, 95), 0);
+        const after = round(percentile(got.map((g) => g.total - g.api), 50), 0);
+        log(`${c.name}: p50 ${p50} ms, p95 ${p95} ms; after the last list response p50 ${after} ms`);
+        figures.push({
+          metric: `${c.name}, p50`,
+          value: p50,
+          unit: "ms",
+          ...(c.goal ? { goal: `< ${c.goal} ms`, met: p50 < c.goal } : { note: "includes Playwright's click round trip" }),
+        });
+        figures.push({ metric: `${c.name}, p95`, value: p95, unit: "ms" });
+        figures.push({ metric: `${c.name}, render after the last list response, p50`, value: after, unit: "ms" });
+        params[c.name] = samples.map((s) => round(s, 0));
+      }
+      return { suite: "dashboard", figures, params };
+    } finally {
+      await browser.close();
+      await stack.close();
+    }
+  },
+};
