@@ -34,12 +34,12 @@ describe("dashboard: breadcrumbs, history, live events, keys", () => {
     const row = h.page.getByRole("row").filter({ hasText: "Blue kettle" });
     await row.waitFor();
     await h.page.getByRole("link", { name: /demo\.product\.v1\s*1/ }).waitFor();
+    await h.shoot("breadcrumbs");
     // Filtering by tag keeps it; a tag it lacks drops it.
     await h.page.getByLabel("Tags (all of)").fill("kind:kettle");
     await h.page.getByRole("button", { name: "Apply" }).click();
     await row.waitFor();
     expect(await h.page.getByRole("row").filter({ hasText: "A note" }).count()).toBe(0);
-    await h.shoot("breadcrumbs");
 
     await row.getByRole("link", { name: "Blue kettle" }).click();
     await h.page.getByRole("heading", { name: "Blue kettle" }).waitFor();
@@ -100,6 +100,21 @@ describe("dashboard: breadcrumbs, history, live events, keys", () => {
     await h.page.getByRole("row").filter({ hasText: "ci-reader" }).filter({ hasText: "revoked" }).waitFor();
     const refused = await fetch(`${h.stack.api.url}/v1/breadcrumbs`, { headers: { authorization: `Bearer ${token}` } });
     expect(refused.status).toBe(401);
+  });
+
+  it("is usable from the keyboard: skip link, nav in order, Enter follows, focus is visible", async () => {
+    await h.go("breadcrumbs");
+    const focused = () => h.page.evaluate(() => document.activeElement?.textContent?.trim());
+    await h.page.keyboard.press("Tab");
+    expect(await focused()).toBe("Skip to content");
+    await h.page.keyboard.press("Tab");
+    expect(await focused()).toBe("Breadcrumbs");
+    expect(await h.page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe("solid");
+    await h.page.keyboard.press("Tab");
+    expect(await focused()).toBe("Live events");
+    await h.page.keyboard.press("Enter");
+    await h.page.getByRole("table", { name: "Live events" }).waitFor();
+    expect(h.page.url()).toMatch(/#\/events$/);
   });
 
   it("follows the system's dark scheme until toggled, and asked nothing of another origin", async () => {
