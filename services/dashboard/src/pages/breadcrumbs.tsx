@@ -36,6 +36,25 @@ export function selectorError(s: string): string | undefined {
   }
 }
 
+/** Rows rendered in the first frame; the rest follow in chunks, one per frame. */
+const FIRST_ROWS = 60;
+const CHUNK_ROWS = 250;
+
+/**
+ * How many of `total` rows to render now. A long page paints its first screen at once and
+ * fills in below it over the next frames, instead of blocking on thousands of DOM nodes.
+ */
+function useProgressive(total: number, reset: string): number {
+  const [shown, setShown] = useState(FIRST_ROWS);
+  useEffect(() => setShown(FIRST_ROWS), [reset]);
+  useEffect(() => {
+    if (shown >= total) return;
+    const frame = requestAnimationFrame(() => setShown((n) => Math.min(total, n + CHUNK_ROWS)));
+    return () => cancelAnimationFrame(frame);
+  }, [shown, total]);
+  return Math.min(shown, total);
+}
+
 export function BreadcrumbsPage({ query }: { query: URLSearchParams }) {
   const applied = filtersFrom(query);
   const [form, setForm] = useState<Filters>(applied);
@@ -76,6 +95,7 @@ export function BreadcrumbsPage({ query }: { query: URLSearchParams }) {
     const t = applied.title.trim().toLowerCase();
     return t ? all.filter((b) => b.title.toLowerCase().includes(t)) : all;
   }, [pages, applied.title]);
+  const shown = useProgressive(rows.length, key);
   const next = pages.at(-1)?.next_cursor ?? null;
   const selErr = selectorError(form.selector);
 
@@ -152,7 +172,7 @@ export function BreadcrumbsPage({ query }: { query: URLSearchParams }) {
             </tr>
           </thead>
           <tbody>
-            {rows.map((b) => (
+            {rows.slice(0, shown).map((b) => (
               <tr key={b.id}>
                 <td>
                   <a href={href("breadcrumbs", b.id)}>{b.title || b.id}</a>
