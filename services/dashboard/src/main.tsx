@@ -1,6 +1,6 @@
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { get, setUnauthorizedHandler, token } from "./api.ts";
+import { ApiError, get, setUnauthorizedHandler, token } from "./api.ts";
 import { ErrorBox } from "./components/common.tsx";
 import { AgentsPage } from "./pages/agents.tsx";
 import { BreadcrumbPage } from "./pages/breadcrumb.tsx";
@@ -30,6 +30,8 @@ function Login({ onLogin }: { onLogin: () => void }) {
       await get("/v1/stats/schemas");
       onLogin();
     } catch (err) {
+      // 403: a valid token without the read scope; the pages it may use still work.
+      if (err instanceof ApiError && err.status === 403) return onLogin();
       token.clear();
       setError(err);
     }

@@ -16,16 +16,22 @@ describe("session timeline", () => {
     const msg = crumb("chat.message.v1", "2026-01-01T00:00:01Z", ["session:s", "extension:e"]);
     const action = crumb("browser.action.v1", "2026-01-01T00:00:03Z", ["session:s", "extension:e"]);
     const answer = crumb("agent.response.v1", "2026-01-01T00:00:05Z", ["session:s", "extension:e"]);
-    const result = crumb("browser.action.result.v1", "2026-01-01T00:00:04Z", ["extension:e"], { action_id: action.id });
     const other = crumb("browser.action.result.v1", "2026-01-01T00:00:04Z", ["extension:e"], { action_id: "elsewhere" });
-    const steps = buildTimeline([answer, action, msg], [result, other], {
+    const tagged = crumb("browser.action.result.v1", "2026-01-01T00:00:04Z", ["session:s"], { action_id: action.id });
+    const steps = buildTimeline([answer, action, msg, tagged], [other], {
       e: [page(1, "2026-01-01T00:00:00Z"), page(3, "2026-01-01T00:00:04Z"), page(2, "2026-01-01T00:00:02Z")],
     });
     expect(steps.map((s) => [s.kind, s.page?.version, s.result?.id])).toEqual([
       ["message", 1, undefined],
-      ["action", 2, result.id],
+      ["action", 2, tagged.id],
       ["answer", 3, undefined],
     ]);
+  });
+
+  it("joins a result found by action id that carries no session tag", () => {
+    const action = crumb("browser.action.v1", "2026-01-01T00:00:03Z", ["session:s"]);
+    const result = crumb("browser.action.result.v1", "2026-01-01T00:00:04Z", ["extension:e"], { action_id: action.id });
+    expect(buildTimeline([action], [result], {}).map((s) => s.result?.id)).toEqual([result.id]);
   });
 
   it("has no page version before the first one or without an extension tag", () => {

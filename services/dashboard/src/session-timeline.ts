@@ -48,8 +48,8 @@ export function versionAt(versions: PageVersion[], at: string): PageVersion | un
 
 /**
  * One chat session in time order. The runner tags what it writes for a session with
- * `session:<id>`; an action's result carries only the action's id (`context.action_id`), so
- * results are joined to their actions here. The page version is derived from the page
+ * `session:<id>`; an action's result is joined to its action by `context.action_id` (the
+ * extension also tags it with the session, other writers may not). The page version is derived from the page
  * context's history by time, per extension (`extension:<id>` tag), since no step records it.
  */
 export function buildTimeline(
@@ -57,12 +57,14 @@ export function buildTimeline(
   results: Breadcrumb[],
   pageVersions: Record<string, PageVersion[]>,
 ): TimelineStep[] {
+  // The extension tags its results with the session too: they belong to their action, not beside it.
+  const isResult = (b: Breadcrumb) => b.schema_name === "browser.action.result.v1";
   const resultFor = new Map<string, Breadcrumb>();
-  for (const r of results) {
+  for (const r of [...results, ...sessionItems.filter(isResult)]) {
     const actionId = (r.context as { action_id?: unknown }).action_id;
     if (typeof actionId === "string") resultFor.set(actionId, r);
   }
-  const steps = sessionItems.map((b): TimelineStep => {
+  const steps = sessionItems.filter((b) => !isResult(b)).map((b): TimelineStep => {
     const step: TimelineStep = { kind: kindOf(b), at: b.created_at, breadcrumb: b };
     const result = resultFor.get(b.id);
     if (step.kind === "action" && result) step.result = result;

@@ -54,6 +54,9 @@ describe("dashboard: agents and sessions", () => {
     ]);
     await s.client.create(chatMessage("click get started", "s-demo", ["extension:ext-1"]));
     const [action] = await waitForCount(s.client, "browser.action.v1", 1, "session:s-demo");
+    // The timeline is open while the rest happens: it follows live.
+    await h.go("sessions/s-demo");
+    await h.page.getByText("no result yet").waitFor();
     // The extension clicks, the page changes (its context becomes v2), then it reports the result.
     const [ctx] = (await s.client.list({ schema_name: "browser.page.context.v1" })).items;
     const signup = pageContext("ext-1", "Signup - Example");
@@ -71,10 +74,9 @@ describe("dashboard: agents and sessions", () => {
     });
     await waitForCount(s.client, "agent.response.v1", 1, "session:s-demo");
 
-    await h.go("sessions/s-demo");
     const timeline = h.page.getByRole("list", { name: "Session timeline" });
     const steps = timeline.locator(":scope > li");
-    await steps.nth(2).waitFor();
+    await steps.nth(2).waitFor({ timeout: 5_000 });
     expect(await steps.count()).toBe(3);
     await expect.poll(() => steps.nth(0).textContent()).toMatch(/user.*click get started/s);
     expect(await steps.nth(0).textContent()).toMatch(/saw page.*Pricing - Example” v1/);

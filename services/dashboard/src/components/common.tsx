@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError } from "../api.ts";
 
 export function ErrorBox({ error }: { error: unknown }) {
@@ -44,6 +44,16 @@ export function Section({ title, children, id }: { title: string; children: Comp
       {children}
     </section>
   );
+}
+
+/** Calls `fn` every `ms` while the component is mounted and the tab is visible. */
+export function useInterval(fn: () => void, ms: number) {
+  const ref = useRef(fn);
+  ref.current = fn;
+  useEffect(() => {
+    const t = setInterval(() => document.visibilityState === "visible" && ref.current(), ms);
+    return () => clearInterval(t);
+  }, [ms]);
 }
 
 /** Loads `fn()` when `deps` change; `reload` runs it again. */

@@ -1,7 +1,7 @@
 import type { AgentDefContext, Breadcrumb } from "@crumbs/schemas";
 import { useState } from "preact/hooks";
 import { api, get, withQuery } from "../api.ts";
-import { ErrorBox, Time, useLoad } from "../components/common.tsx";
+import { ErrorBox, Time, useInterval, useLoad } from "../components/common.tsx";
 import { href } from "../router.ts";
 import { SESSION_TAG, tagValue } from "../session-timeline.ts";
 
@@ -58,6 +58,8 @@ function AgentCard({ def, onSaved }: { def: Breadcrumb; onSaved: () => void }) {
       : [];
     return { out, results };
   }, [agentId]);
+  // The counts move while the runner works: keep them current without a click.
+  useInterval(consumers.reload, 3_000);
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState("");
   const [saveError, setSaveError] = useState<unknown>();

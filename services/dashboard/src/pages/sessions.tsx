@@ -1,5 +1,6 @@
 import type { Breadcrumb } from "@crumbs/schemas";
-import { get, withQuery } from "../api.ts";
+import { useEffect } from "preact/hooks";
+import { followEvents, get, withQuery } from "../api.ts";
 import { ErrorBox, Tags, Time, useLoad } from "../components/common.tsx";
 import { href } from "../router.ts";
 import { buildTimeline, EXTENSION_TAG, sessionsOf, SESSION_TAG, tagValue, type PageVersion, type TimelineStep } from "../session-timeline.ts";
@@ -84,6 +85,18 @@ function Step({ s }: { s: TimelineStep }) {
 export function SessionsPage({ id }: { id?: string }) {
   const list = useLoad(async () => sessionsOf((await get<Items>(withQuery("/v1/breadcrumbs", { schema_name: "chat.message.v1", limit: 500 }))).items), []);
   const timeline = useLoad(async () => (id ? loadTimeline(id) : []), [id]);
+  // Live: a write in this session, or any action result (results carry no session tag), reloads it.
+  useEffect(() => {
+    if (!id) return;
+    const ctl = new AbortController();
+    let pending: ReturnType<typeof setTimeout> | undefined;
+    const selector = JSON.stringify({ any_tags: [`${SESSION_TAG}${id}`, "browser:action-result"] });
+    void followEvents({ selector, signal: ctl.signal }, () => {
+      clearTimeout(pending);
+      pending = setTimeout(timeline.reload, 200);
+    }).catch(() => {});
+    return () => (ctl.abort(), clearTimeout(pending));
+  }, [id]);
   return (
     <div class="split">
       <aside class="panel counts" aria-labelledby="sessions-h">
