@@ -40,6 +40,16 @@ describe("dashboard: breadcrumbs, history, live events, keys", () => {
     await h.page.getByRole("button", { name: "Apply" }).click();
     await row.waitFor();
     expect(await h.page.getByRole("row").filter({ hasText: "A note" }).count()).toBe(0);
+    // A selector the API refuses shows its error; one that is not JSON never leaves the page.
+    const selector = h.page.getByLabel("Selector (JSON)");
+    await selector.fill('{"context_match":[{"path":"$.price","op":"bogus"}]}');
+    await h.page.getByRole("button", { name: "Apply" }).click();
+    await h.page.getByRole("alert").filter({ hasText: "invalid_selector" }).waitFor();
+    await selector.fill("{not json");
+    await h.page.getByText("the selector is not JSON").waitFor();
+    await selector.fill('{"context_match":[{"path":"$.price","op":"gt","value":30}]}');
+    await h.page.getByRole("button", { name: "Apply" }).click();
+    await row.waitFor();
 
     await row.getByRole("link", { name: "Blue kettle" }).click();
     await h.page.getByRole("heading", { name: "Blue kettle" }).waitFor();

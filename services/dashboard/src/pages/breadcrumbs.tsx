@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from "preact/hooks";
 import { get, withQuery } from "../api.ts";
 import { ErrorBox, Tags, Time, useLoad } from "../components/common.tsx";
 import { href } from "../router.ts";
+import { selectorError } from "../selector-input.ts";
 
 interface Page {
   items: Breadcrumb[];
@@ -24,17 +25,6 @@ const filtersFrom = (q: URLSearchParams): Filters => ({
   title: q.get("title") ?? "",
   limit: q.get("limit") ?? "50",
 });
-
-/** A selector must be a JSON object before it goes to the API (which validates it fully). */
-export function selectorError(s: string): string | undefined {
-  if (!s.trim()) return undefined;
-  try {
-    const v: unknown = JSON.parse(s);
-    return typeof v === "object" && v !== null && !Array.isArray(v) ? undefined : "the selector must be a JSON object";
-  } catch (err) {
-    return `the selector is not JSON: ${(err as Error).message}`;
-  }
-}
 
 /** Rows rendered in the first frame; the rest follow in chunks, one per frame. */
 const FIRST_ROWS = 60;

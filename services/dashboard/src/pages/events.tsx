@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { followEvents } from "../api.ts";
 import { ErrorBox, Tags, Time } from "../components/common.tsx";
 import { href } from "../router.ts";
-import { selectorError } from "./breadcrumbs.tsx";
+import { selectorError } from "../selector-input.ts";
 
 /** Rows kept on screen; older ones drop off the bottom. */
 const MAX_ROWS = 500;
