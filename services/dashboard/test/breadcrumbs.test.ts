@@ -94,6 +94,18 @@ describe("dashboard: breadcrumbs, history, live events, keys", () => {
     expect(h.page.url()).toContain(b.id);
   });
 
+  it("pages through the list with the cursor", async () => {
+    const { client } = h.stack;
+    for (let i = 0; i < 55; i++) await client.create({ schema_name: "demo.bulk.v1", title: `Bulk ${i}`, context: { i } });
+    await h.go("breadcrumbs?schema=demo.bulk.v1");
+    await h.page.getByText("50 shown").waitFor();
+    expect(await h.page.getByRole("link", { name: "Bulk 0", exact: true }).count()).toBe(0); // newest first
+    await h.page.getByRole("button", { name: "Load more" }).click();
+    await h.page.getByText("55 shown, end of list").waitFor();
+    expect(await h.page.getByRole("link", { name: "Bulk 0", exact: true }).count()).toBe(1);
+    expect(await h.page.getByRole("button", { name: "Load more" }).count()).toBe(0);
+  });
+
   it("creates a key whose token is shown once, and revokes it", async () => {
     await h.go("keys");
     await h.page.getByLabel("Name").fill("ci-reader");
