@@ -126,6 +126,7 @@ describe("dashboard: agents and sessions", () => {
     );
     await card.getByRole("link", { name: "Here you are." }).first().waitFor();
     await card.getByRole("link", { name: "busy" }).waitFor();
+    await card.getByRole("link", { name: /^question \d v1$/ }).waitFor(); // the last trigger, by its title
   });
 
   it("edits the definition with If-Match and refuses a save over someone else's change", async () => {

@@ -56,7 +56,10 @@ function AgentCard({ def, onSaved }: { def: Breadcrumb; onSaved: () => void }) {
           )
         ).items
       : [];
-    return { out, results };
+    // The newest trigger by title; gone (deleted, expired) it is still named by its id.
+    const trigger = out.map(triggerOf).find(Boolean);
+    const triggerTitle = trigger ? await get<Breadcrumb>(`/v1/breadcrumbs/${trigger.id}`).then((b) => b.title, () => undefined) : undefined;
+    return { out, results, trigger, triggerTitle };
   }, [agentId]);
   // The counts move while the runner works: keep them current without a click.
   useInterval(consumers.reload, 3_000);
@@ -79,7 +82,7 @@ function AgentCard({ def, onSaved }: { def: Breadcrumb; onSaved: () => void }) {
   };
 
   const out = outputs.data?.out ?? [];
-  const trigger = out.map(triggerOf).find(Boolean);
+  const trigger = outputs.data?.trigger;
   const error = outputs.data && lastError(out, outputs.data.results);
   const sessions = [...new Set(out.map((b) => tagValue(b, SESSION_TAG)).filter((s): s is string => !!s))];
   const pending = consumers.data?.items.reduce((n, c) => n + c.num_pending, 0);
@@ -116,7 +119,9 @@ function AgentCard({ def, onSaved }: { def: Breadcrumb; onSaved: () => void }) {
           <Time at={consumers.data?.items.map((c) => c.last_active).filter(Boolean).sort().at(-1)} />
         </dd>
         <dt>last trigger</dt>
-        <dd>{trigger ? <a href={href("breadcrumbs", trigger.id)}>{trigger.id} v{trigger.version}</a> : <span class="muted">none yet</span>}</dd>
+        <dd>{trigger ? <a href={href("breadcrumbs", trigger.id)}>
+              {outputs.data?.triggerTitle ?? trigger.id} v{trigger.version}
+            </a> : <span class="muted">none yet</span>}</dd>
         <dt>last error</dt>
         <dd>
           {error ? (
