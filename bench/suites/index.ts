@@ -1,4 +1,5 @@
 import type { Suite } from "../types.ts";
+import { dashboard } from "./dashboard.ts";
 import { eventLatency } from "./event-latency.ts";
 import { hostileNeighbour } from "./hostile-neighbour.ts";
 import { llmView } from "./llm-view.ts";
@@ -9,4 +10,4 @@ import { snapshot } from "./snapshot.ts";
 import { writePath } from "./write-path.ts";
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: Suite[] = [writePath, eventLatency, llmView, selectorRouting, replay, snapshot, runner, hostileNeighbour];
+export const suites: Suite[] = [writePath, eventLatency, llmView, selectorRouting, replay, snapshot, runner, hostileNeighbour, dashboard];

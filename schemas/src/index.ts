@@ -45,3 +45,4 @@ export {
   SEED_PAGE_CONTEXT_TAGS,
   SEED_PAGE_CONTEXT_KEY,
 } from "./contract/fixtures/page-context-example.ts";
+export { agentConsumerPrefix, consumerToken, AGENT_CONSUMER_PREFIX } from "./contract/agent-consumer.ts";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { agentDefContextSchema } from "@crumbs/schemas";
+import { agentConsumerPrefix, agentDefContextSchema } from "@crumbs/schemas";
 import type { Breadcrumb } from "@crumbs/agent-sdk";
 import type { z } from "zod";
 
@@ -29,10 +29,6 @@ export function parseAgentDef(b: Breadcrumb): ParsedAgent {
   };
 }
 
-function token(s: string): string {
-  return s.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
-}
-
 /**
  * The durable consumer of an agent. It is named after the agent, plus a short
  * hash of its filter subject: nats-server 2.9 cannot change a consumer's
@@ -42,9 +38,9 @@ function token(s: string): string {
  */
 export function consumerNameFor(agent: Pick<Agent, "owner" | "def">, filterSubject: string): string {
   const h = createHash("sha256").update(filterSubject).digest("hex").slice(0, 8);
-  return `agent_${token(agent.owner)}_${token(agent.def.agent_id)}_${h}`;
+  return `${consumerPrefixFor(agent)}${h}`;
 }
 
 export function consumerPrefixFor(agent: Pick<Agent, "owner" | "def">): string {
-  return `agent_${token(agent.owner)}_${token(agent.def.agent_id)}_`;
+  return agentConsumerPrefix(agent.owner, agent.def.agent_id);
 }

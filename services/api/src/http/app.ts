@@ -13,13 +13,16 @@ import { bearerToken, createAuthenticator, type Authenticate } from "./auth.ts";
 import type { AuthConfig } from "./auth-config.ts";
 import { requireRouteScope } from "./auth-scopes.ts";
 import type { AppEnv, RouteDeps } from "./context.ts";
+import { dashboardRoutes } from "./dashboard-ui.ts";
 import { createErrorHandler, errorBody } from "./errors.ts";
+import { agentConsumerRoutes } from "./routes/agent-consumers.ts";
 import { breadcrumbRoutes } from "./routes/breadcrumbs.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { keyRoutes } from "./routes/keys.ts";
 import { natsCredentialRoutes } from "./routes/nats-credentials.ts";
 import { outboxRoutes } from "./routes/outbox.ts";
+import { schemaCountRoutes } from "./routes/schema-counts.ts";
 import { authFailureLimiter } from "./auth-failures.ts";
 import { rateLimit } from "./rate-limit.ts";
 import type { RateLimit } from "./rate-limit-bucket.ts";
@@ -98,6 +101,7 @@ export function createApp(deps: AppDeps) {
     "/",
     healthRoutes({ database: deps.database, nats: deps.nats, metrics, backlog: deps.backlog, parked: () => countParked(deps.database.db) }),
   );
+  app.route("/", dashboardRoutes());
 
   app.use("/v1/*", async (c, next) => {
     const token = bearerToken(c.req.header("authorization"));
@@ -113,6 +117,8 @@ export function createApp(deps: AppDeps) {
   app.use("/v1/*", requireRouteScope());
   app.route("/v1/breadcrumbs", breadcrumbRoutes(routeDeps));
   app.route("/v1/events", eventRoutes(routeDeps));
+  app.route("/v1/stats", schemaCountRoutes(routeDeps));
+  app.route("/v1/agents", agentConsumerRoutes({ nats: deps.nats }));
   app.route("/v1/keys", keyRoutes({ ...routeDeps, now: store.now, onRevoked: () => principalCache.clear() }));
   app.route("/v1/outbox", outboxRoutes({ ...routeDeps, onRetry: () => deps.onOutboxRetry?.() }));
   app.route(

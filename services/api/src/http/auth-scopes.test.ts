@@ -20,6 +20,8 @@ const EXPECTED: Record<string, string> = {
   "GET /v1/outbox/parked": "admin",
   "POST /v1/outbox/retry": "admin",
   "POST /v1/nats/credentials": "subscribe",
+  "GET /v1/stats/schemas": "read",
+  "GET /v1/agents/:id/consumers": "read",
 };
 
 const ID = "6f1d8f8e-2d0c-4b8e-9a57-0c5f3f1f2a10";

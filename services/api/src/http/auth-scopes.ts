@@ -20,6 +20,8 @@ export const ROUTE_SCOPES: readonly { method: string; path: RegExp; scope: Scope
   { method: "POST", path: /^\/v1\/breadcrumbs\/?$/, scope: "write" },
   { method: "PATCH", path: /^\/v1\/breadcrumbs\/[^/]+\/?$/, scope: "write" },
   { method: "DELETE", path: /^\/v1\/breadcrumbs\/[^/]+\/?$/, scope: "write" },
+  { method: "GET", path: /^\/v1\/stats\/schemas\/?$/, scope: "read" },
+  { method: "GET", path: /^\/v1\/agents\/[^/]+\/consumers\/?$/, scope: "read" },
   { method: "POST", path: /^\/v1\/nats\/credentials\/?$/, scope: "subscribe" },
   { method: "*", path: /^\/v1\/keys(\/[^/]+)?\/?$/, scope: "admin" },
   { method: "GET", path: /^\/v1\/outbox\/parked\/?$/, scope: "admin" },

@@ -18,6 +18,7 @@ export function banner(s: RunningStack): string[] {
   const lines = [
     "crumbs is running",
     `  API              ${s.apiUrl}`,
+    `  dashboard        ${s.apiUrl}/ui/ (log in with the token below)`,
     `  database         ${s.database}`,
     `  NATS             ${s.natsUrl}${s.natsPid ? ` (nats-server pid ${s.natsPid})` : ""}`,
   ];

@@ -1,0 +1,58 @@
+import { Hono } from "hono";
+import { agentConsumerPrefix, STREAM_NAME } from "@crumbs/schemas";
+import { InvalidRequestError, UnavailableError } from "../../errors.ts";
+import type { NatsLink } from "../../nats/connect.ts";
+import type { AppEnv } from "../context.ts";
+
+const AGENT_ID = /^[A-Za-z0-9_-]{1,200}$/;
+
+export interface ConsumerState {
+  name: string;
+  filter_subject: string | null;
+  /** Messages on the stream the consumer has not delivered yet. */
+  num_pending: number;
+  /** Delivered, not yet acked (a runner is working on them, or died holding them). */
+  num_ack_pending: number;
+  num_redelivered: number;
+  /** Stream seq of the last delivery; null before the first. */
+  last_delivered_stream_seq: number | null;
+  last_active: string | null;
+}
+
+/** nats.js types `last_active` as nanos, but nats-server sends an RFC 3339 time. */
+function isoOrNull(v: unknown): string | null {
+  return typeof v === "string" ? v : null;
+}
+
+/**
+ * `GET /v1/agents/:id/consumers`: the JetStream consumers the runner keeps for agent `:id`
+ * of the caller's owner (usually one; two briefly while a selector change moves it). Read
+ * scope: the names are derived from the owner, so another owner's agents are not reachable.
+ */
+export function agentConsumerRoutes(deps: { nats?: NatsLink }) {
+  const app = new Hono<AppEnv>();
+  app.get("/:id/consumers", async (c) => {
+    const { owner } = c.get("principal");
+    const id = c.req.param("id");
+    if (!AGENT_ID.test(id)) throw new InvalidRequestError("agent id must be 1-200 of A-Z a-z 0-9 _ -");
+    const nats = deps.nats;
+    if (!nats || !nats.connected()) throw new UnavailableError("NATS is not connected");
+    const prefix = agentConsumerPrefix(owner, id);
+    const jsm = await nats.nc.jetstreamManager();
+    const items: ConsumerState[] = [];
+    for await (const ci of jsm.consumers.list(STREAM_NAME)) {
+      if (!ci.name.startsWith(prefix)) continue;
+      items.push({
+        name: ci.name,
+        filter_subject: ci.config.filter_subject ?? null,
+        num_pending: ci.num_pending,
+        num_ack_pending: ci.num_ack_pending,
+        num_redelivered: ci.num_redelivered,
+        last_delivered_stream_seq: ci.delivered.stream_seq || null,
+        last_active: isoOrNull(ci.delivered.last_active),
+      });
+    }
+    return c.json({ items });
+  });
+  return app;
+}
