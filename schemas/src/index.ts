@@ -23,6 +23,7 @@ export { TEMPLATE_HELPERS } from "./template-helpers.ts";
 export * from "./page-context-schema.ts";
 export * from "./browser-action-schema.ts";
 export * from "./action-result-schema.ts";
+export * from "./task-cancel-schema.ts";
 export * from "./agent-schemas.ts";
 export { knownContextSchemas, isKnownSchema, validateContext } from "./known-schemas.ts";
 
