@@ -195,7 +195,7 @@ export interface Grant {
 }
 
 /** Whether `a` may run without asking: not high, approved for this run, or granted on its site. */
-export function needsConfirmation(a: Assessment, approved: readonly string[], grants: readonly Pick<Grant, "site" | "kind">[]): boolean {
+export function needsConfirmation(a: Pick<Assessment, "risk" | "kind" | "site">, approved: readonly string[], grants: readonly { site: string; kind: string }[]): boolean {
   if (a.risk !== "high" || !a.kind) return false;
   if (approved.includes(a.kind)) return false;
   return !grants.some((g) => g.kind === a.kind && g.site === a.site);
