@@ -6,9 +6,15 @@ import { el, timeOf } from "./dom.ts";
 // page's own assessment, while the element is highlighted there), and offers Approve, Deny, and
 // Approve + "always allow this kind on this site" (listed and revoked in the options page).
 
+const shown = new WeakMap<HTMLElement, string>();
+
 export function renderConfirmations(root: HTMLElement, entries: InboxEntry[]): void {
   const waiting = entries.filter((e) => e.state === "awaiting_confirmation");
   root.hidden = waiting.length === 0;
+  // Unchanged: keep the buttons the user may be about to click.
+  const key = JSON.stringify(waiting.map((e) => [e.request_id, e.confirm, e.confirm_by]));
+  if (shown.get(root) === key) return;
+  shown.set(root, key);
   const decide = (e: InboxEntry, approve: boolean, grant = false) => async (ev: MouseEvent) => {
     const buttons = (ev.currentTarget as HTMLElement).parentElement?.querySelectorAll("button") ?? [];
     buttons.forEach((b) => (b.disabled = true));

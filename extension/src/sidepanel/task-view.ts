@@ -8,11 +8,15 @@ import { el } from "./dom.ts";
 // thinking between steps); a stopped one says so until it ages out.
 
 const RECENT_MS = 30_000;
+const rendered = new WeakMap<HTMLElement, string>();
 
 export function renderTasks(root: HTMLElement, views: Record<string, TaskView>, entries: InboxEntry[], now = Date.now()): void {
   const busy = new Set(entries.filter((e) => e.state !== "done").map((e) => e.session));
   const shown = Object.values(views).filter((v) => busy.has(v.session) || now - Date.parse(v.updated_at) < RECENT_MS);
   root.hidden = shown.length === 0;
+  const key = JSON.stringify(shown.map((v) => [v.session, v.state, v.step, v.max_steps, v.last_action, v.agent]));
+  if (rendered.get(root) === key) return;
+  rendered.set(root, key);
   const stop = (session: string) => async (ev: MouseEvent) => {
     const button = ev.currentTarget as HTMLButtonElement;
     button.disabled = true;
