@@ -61,6 +61,7 @@ export class ActionRunner {
 
   /** Starts a queue for every session with stored work that is not being worked on. */
   async kick(): Promise<void> {
+    await this.dropCancelled();
     const entries = await inbox.get();
     for (const session of new Set(entries.map((e) => e.session))) {
       if (this.sessions.has(session)) continue;
@@ -106,6 +107,23 @@ export class ActionRunner {
       }
     }
     void updateBadge(await inbox.get());
+  }
+
+  /**
+   * An action of a stopped task that arrives later (the runner wrote it before it saw the stop) is
+   * answered `cancelled` at once, not after the action its session is still running.
+   */
+  private async dropCancelled(): Promise<void> {
+    const list = await cancels.get();
+    const late = (await inbox.get()).filter((e) => e.state === "queued" && isCancelledBy(list, e));
+    if (!late.length) return;
+    const conn = await this.deps.connection();
+    for (const e of late) {
+      const result: ResultContext = { request_id: e.request_id, action_id: e.action_id, ...fail("cancelled", CANCELLED_MESSAGE), observation: { url: "", title: "", url_changed: false } };
+      await patchEntry(e.request_id, { state: "done", result });
+      void logActivity("result", `${e.title}: cancelled (the task was stopped)`, false);
+      if (conn && (await postResult(conn, e, result, this.deps.extensionId)) !== "retry") await removeEntry(e.request_id);
+    }
   }
 
   private async cancelled(entry: InboxEntry): Promise<boolean> {

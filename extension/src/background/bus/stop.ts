@@ -2,7 +2,8 @@ import { TASK_CANCEL_SCHEMA, TASK_CANCEL_TAG } from "@crumbs/schemas/task-cancel
 import { logActivity } from "./activity.ts";
 import { noteTask, recordCancel, tasks } from "./control.ts";
 import type { Connection } from "./connection.ts";
-import { inbox, type InboxEntry, type ResultContext } from "./inbox.ts";
+import { inbox, removeEntry, type InboxEntry, type ResultContext } from "./inbox.ts";
+import { postResult } from "./results.ts";
 import { syncMask } from "./mask.ts";
 import { scopes } from "./tab-scope.ts";
 
@@ -44,6 +45,7 @@ export async function stopTasks(conn: Connection | undefined, extensionId: strin
     if (roots.size === 0) await recordCancel({ session, at });
     for (const { root } of roots.values()) await recordCancel({ session, root: root.id, at });
     const dropped: string[] = [];
+    const answered: InboxEntry[] = [];
     await inbox.update((list) =>
       list.map((e) => {
         // A running action finishes (it cannot be taken back half-way); everything after it is dropped.
@@ -57,7 +59,9 @@ export async function stopTasks(conn: Connection | undefined, extensionId: strin
           message: CANCELLED_MESSAGE,
           observation: { url: "", title: "", url_changed: false },
         };
-        return { ...e, state: "done" as const, result };
+        const done = { ...e, state: "done" as const, result };
+        answered.push(done);
+        return done;
       }),
     );
     await noteTask(session, { state: "stopped" });
@@ -85,6 +89,14 @@ export async function stopTasks(conn: Connection | undefined, extensionId: strin
           .catch((e: unknown) => logActivity("error", `could not tell the runner about the stop: ${e instanceof Error ? e.message : String(e)}`, false)),
       );
     }
+    // Answered now, after the cancel (so a runner reading a result finds it), not after the
+    // running action: the session's queue posts its results only in order.
+    const told = Promise.all(writes.splice(0));
+    writes.push(
+      told.then(async () => {
+        for (const e of answered) if ((await postResult(conn, e, e.result!, extensionId)) !== "retry") await removeEntry(e.request_id);
+      }),
+    );
   }
   await syncMask({ linger: false });
   await Promise.all(writes);
