@@ -51,7 +51,13 @@ export async function startStack(env: NodeJS.ProcessEnv, cwd: string, log: (line
       // The API signs its own user with the account seed and mints the extension's and agents'
       // credentials; the runner connects with runner.creds. No port takes an unauthenticated client.
       keys = await ensureNatsKeys(natsAuthDirOf(cwd));
-      nats = await launchNats({ dir: join(stateDir(cwd), "nats"), authConf: keys.authConf });
+      nats = await launchNats({
+        dir: join(stateDir(cwd), "nats"),
+        authConf: keys.authConf,
+        // 4222 / 9222 when free; other ports on request (tests, a second stack on one machine).
+        ...(env.CRUMBS_NATS_PORT ? { port: Number(env.CRUMBS_NATS_PORT) } : {}),
+        ...(env.CRUMBS_NATS_WS_PORT ? { wsPort: Number(env.CRUMBS_NATS_WS_PORT) } : {}),
+      });
       const launched = nats;
       cleanups.push(() => launched.stop());
       natsUrl = nats.url;
