@@ -96,7 +96,8 @@ export function describeTarget(el: Element): TargetDescription {
  * Throws ActionError (blocked_by_policy) or NeedsConfirmation.
  */
 export function runGuard(action: string, params: Record<string, unknown>, guard: Guard): Assessment {
-  checkFrame(action, location.href, guard);
+  // about:blank and srcdoc frames act with the origin they inherit; a sandboxed one has none ("null").
+  checkFrame(action, /^https?:$/.test(location.protocol) ? location.href : self.origin, guard);
   const el = targetOf(action, params);
   if (el && SECRET_REFUSED.has(action) && isSecretField(el)) {
     throw new ActionError(
