@@ -15,12 +15,15 @@ export interface TaskRef {
   session: string;
 }
 
-/** Whether a cancel names this task (its root), or its whole session without naming a task. */
-export async function isTaskCancelled(http: CrumbsHttp, t: TaskRef): Promise<boolean> {
+/**
+ * Whether a cancel names this task (its root), or its whole session without naming a task (the user
+ * stopped before the browser saw any action of it) at or after the task began.
+ */
+export async function isTaskCancelled(http: CrumbsHttp, t: TaskRef, startedAt: string): Promise<boolean> {
   const page = await http.list({ selector: { schema_name: TASK_CANCEL_SCHEMA, all_tags: [`session:${t.session}`] }, limit: 50 });
   return page.items.some((b) => {
     const c = taskCancelContextSchema.safeParse(b.context);
-    return c.success && (c.data.root ? c.data.root.id === t.root.id : true);
+    return c.success && (c.data.root ? c.data.root.id === t.root.id : b.created_at >= startedAt);
   });
 }
 

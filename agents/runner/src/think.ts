@@ -87,7 +87,7 @@ export async function runStep(deps: ThinkDeps, input: StepInput): Promise<void> 
 
   // The user may have pressed Stop while the model was thinking: nothing of this answer is done.
   const task = { agentId: def.agent_id, root: input.root, session };
-  if (step > 1 && (await isTaskCancelled(deps.http, task))) return void (await recordCancelled(deps.http, task, extension));
+  if (await isTaskCancelled(deps.http, task, trigger.created_at)) return void (await recordCancelled(deps.http, task, extension));
 
   const actions: PlannedAction[] = [];
   const problems: string[] = [];

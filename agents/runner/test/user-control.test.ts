@@ -96,4 +96,25 @@ describe("stop", () => {
     expect(await listAll(s.client, "browser.action.v1", "session:s-stop")).toHaveLength(1);
     expect(await listAll(s.client, "agent.response.v1", "session:s-stop")).toHaveLength(1);
   });
+
+  it("a stop before the browser saw any action (the session, no task named) still ends the task when the model answers", async () => {
+    await s.client.create(pageContext("ext-early"));
+    s.fake.queue([{ kind: "slow", delayMs: 1_000, then: { kind: "tools", calls: [{ name: "browser_click", arguments: { ref: "e12" } }] } }]);
+    await s.client.create(chatMessage("click it", "s-early", ["extension:ext-early"]));
+    await new Promise((r) => setTimeout(r, 200)); // the model is thinking
+    await s.client.create({
+      schema_name: "browser.task.cancel.v1",
+      title: "stopped",
+      tags: ["browser:task-cancel", "session:s-early"],
+      context: { session_id: "s-early", reason: "the user pressed Stop" },
+    });
+    const [cancelled] = await waitForCount(s.client, "agent.response.v1", 1, "session:s-early", 5_000);
+    expect(cancelled!.context).toMatchObject({ status: "cancelled" });
+    expect(await listAll(s.client, "browser.action.v1", "session:s-early")).toHaveLength(0);
+    // A new message in the same session is a new task: the old stop does not cancel it.
+    s.fake.queue([{ kind: "text", content: "Hello again." }]);
+    await s.client.create(chatMessage("hi again", "s-early", ["extension:ext-early"]));
+    const answers = await waitForCount(s.client, "agent.response.v1", 2, "session:s-early", 5_000);
+    expect(answers.map((a) => a.context.content)).toContain("Hello again.");
+  });
 });

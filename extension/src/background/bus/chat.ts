@@ -1,4 +1,5 @@
 import { logActivity } from "./activity.ts";
+import { noteTask } from "./control.ts";
 import type { Connection } from "./connection.ts";
 import { agentStartTab } from "./start-tab.ts";
 import { siteOf } from "../../risk/site.ts";
@@ -23,5 +24,7 @@ export async function sendChat(conn: Connection, extensionId: string, content: s
     context: { role: "user", content, session_id: sessionId },
   });
   void logActivity("chat", `you: ${content.slice(0, 120)}`);
+  // Stoppable from now on, also while the agent thinks before its first action.
+  await noteTask(sessionId, { state: "running", root: undefined, agent: undefined, step: undefined, max_steps: undefined, last_action: "your message; waiting for the agent" });
   return b.id;
 }
