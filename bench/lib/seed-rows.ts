@@ -7,13 +7,22 @@ export interface Row {
   version: number;
 }
 
-/** Creates `count` living page-context breadcrumbs (one per fake extension) through the API. */
-export async function createPageContexts(http: HttpClient, count: number, concurrency = 16): Promise<Row[]> {
+/**
+ * Creates `count` living page-context breadcrumbs (one per fake extension) through the API.
+ * The i-th gets the row number `numberOf(i)` (default i), which names its extension and content.
+ */
+export async function createPageContexts(
+  http: HttpClient,
+  count: number,
+  concurrency = 16,
+  numberOf: (i: number) => number = (i) => i,
+): Promise<Row[]> {
   const rows: Row[] = new Array(count);
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      for (let n = next++; n < count; n = next++) {
+      for (let i = next++; i < count; i = next++) {
+        const n = numberOf(i);
         const b = await http.json<{ id: string; version: number }>("POST", "/v1/breadcrumbs", 201, {
           body: {
             schema_name: "browser.page.context.v1",
@@ -23,7 +32,7 @@ export async function createPageContexts(http: HttpClient, count: number, concur
             context: pageContext(n, 1),
           },
         });
-        rows[n] = { n, id: b.id, version: b.version };
+        rows[i] = { n, id: b.id, version: b.version };
       }
     }),
   );

@@ -1,5 +1,6 @@
 import type { Suite } from "../types.ts";
 import { eventLatency } from "./event-latency.ts";
+import { hostileNeighbour } from "./hostile-neighbour.ts";
 import { llmView } from "./llm-view.ts";
 import { replay } from "./replay.ts";
 import { runner } from "./runner.ts";
@@ -8,4 +9,4 @@ import { snapshot } from "./snapshot.ts";
 import { writePath } from "./write-path.ts";
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: Suite[] = [writePath, eventLatency, llmView, selectorRouting, replay, snapshot, runner];
+export const suites: Suite[] = [writePath, eventLatency, llmView, selectorRouting, replay, snapshot, runner, hostileNeighbour];

@@ -25,7 +25,7 @@ async function fillHistory(sql: postgres.Sql, rows: number) {
            t::timestamptz
     FROM generate_series(1, ${rows}::int) g,
          LATERAL (SELECT to_char(timestamp '2026-01-01' + g * interval '1 ms', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS t) ts`;
-  await sql`UPDATE seq_counter SET value = ${rows} WHERE id = 1`;
+  await sql`SELECT setval('history_seq', ${rows})`;
   await sql`VACUUM ANALYZE breadcrumb_history`;
 }
 

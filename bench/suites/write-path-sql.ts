@@ -8,12 +8,14 @@ class Captured extends Error {}
 const ID = "00000000-0000-4000-8000-00000000b1d0";
 const VERSION = 987_654_321;
 const AT = "2026-01-01T00:00:00.000Z";
+/** Stands for the row's owner: each pgbench client writes its own owner's rows, like the API's clients. */
+const OWNER = "benchownersentinel";
 
 /**
  * The statement a PATCH of `context` sends, taken from the API's own code (patchBreadcrumb with
  * the route's check, on a database that records the query instead of running it), as a pgbench
- * command: the row id, version and time become `:bid`, `:bver` and `:bat` (set per transaction by
- * the script), every other parameter a `-D` variable. pgbench reads `:word` even inside string literals, so the colons of the
+ * command: the row id, version, time, owner and subject prefix become `:bid`, `:bver`, `:bat`,
+ * `:bowner` and `:bsubject` (set per transaction by the script), every other parameter a `-D` variable. pgbench reads `:word` even inside string literals, so the colons of the
  * timestamp format become chr(58); nothing else differs from what the API sends.
  */
 export function patchStatementForPgbench(context: Record<string, unknown>): { sql: string; vars: Record<string, string> } {
@@ -28,7 +30,7 @@ export function patchStatementForPgbench(context: Record<string, unknown>): { sq
   const deps = { database: { db }, now: () => new Date(AT), newId: () => ID } as unknown as StoreDeps;
   // patchBreadcrumb is async, but it builds and "executes" the statement before its first await.
   void patchBreadcrumb(deps, {
-    owner: "default",
+    owner: OWNER,
     actor: "admin",
     id: ID,
     expectedVersion: VERSION,
@@ -47,6 +49,8 @@ export function patchStatementForPgbench(context: Record<string, unknown>): { sq
     if (value === ID) name = "bid";
     else if (value === VERSION) name = "bver";
     else if (value === AT) name = "bat";
+    else if (value === OWNER) name = "bowner";
+    else if (typeof value === "string" && value.startsWith(`crumbs.${OWNER}.`)) name = "bsubject";
     else {
       name = `p${i}`;
       vars[name] = typeof value === "string" ? value : JSON.stringify(value);

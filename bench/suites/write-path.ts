@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import postgres from "postgres";
 import type { Suite } from "../types.ts";
 import { round } from "../stats.ts";
@@ -5,6 +7,7 @@ import { higherIsBetter, lowerIsBetter } from "../lib/figures.ts";
 import { closedLoop } from "../lib/load.ts";
 import { pageContext } from "../lib/page-context.ts";
 import { pgbench } from "../lib/pgbench.ts";
+import { HttpClient } from "../lib/http.ts";
 import { createPageContexts, type Row } from "../lib/seed-rows.ts";
 import { startStack } from "../lib/stack.ts";
 import { waitForOutboxDrained } from "../lib/outbox.ts";
@@ -26,30 +29,46 @@ function pgbenchScript(statement: string): string {
 \if :n >= ${ROWS}
 \set n :n - 16
 \endif
-SELECT r.id AS bid, b.version AS bver, to_jsonb(clock_timestamp()) #>> '{}' AS bat FROM bench_rows r JOIN breadcrumbs b ON b.id = r.id WHERE r.n = :n \gset
+SELECT r.id AS bid, b.version AS bver, b.owner AS bowner, 'crumbs.' || b.owner || '.updated.' AS bsubject, to_jsonb(clock_timestamp()) #>> '{}' AS bat FROM bench_rows r JOIN breadcrumbs b ON b.id = r.id WHERE r.n = :n \gset
 ${statement}
 `;
 }
 
+/** CPU time (user + system) a process has used so far, in ms: /proc/<pid>/stat fields 14 and 15, in clock ticks. */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+
 export const writePath: Suite = {
   name: "write-path",
-  description: "PATCH with If-Match on 1,000 living breadcrumbs, 16 clients, beside pgbench running the same SQL",
+  description: "PATCH with If-Match on 1,000 living breadcrumbs, 16 clients each its own owner, beside pgbench running the same SQL",
   async run({ quick, log }) {
     const seconds = quick ? 5 : 20;
     const stack = await startStack();
     const sql = postgres(stack.db.url, { max: 1, onnotice: () => {} });
+    const clients: HttpClient[] = [];
     try {
-      log(`creating ${ROWS} page contexts`);
-      const rows = await createPageContexts(stack.http, ROWS);
-      const owned: Row[][] = Array.from({ length: CLIENTS }, () => []);
-      for (const r of rows) owned[r.n % CLIENTS]!.push(r);
+      // Client c is owner bench<c> with a key of its own, and owns the rows n = c + 16k.
+      log(`creating ${CLIENTS} owners and ${ROWS} page contexts`);
+      for (let c = 0; c < CLIENTS; c++) {
+        const key = await stack.http.json<{ token: string }>("POST", "/v1/keys", 201, {
+          body: { owner: `bench${c}`, scopes: ["read", "write"] },
+        });
+        clients.push(new HttpClient(stack.api.url, key.token, 4));
+      }
+      const owned: Row[][] = await Promise.all(
+        clients.map((http, c) => createPageContexts(http, Math.ceil((ROWS - c) / CLIENTS), 2, (k) => c + CLIENTS * k)),
+      );
 
       let conflicts = 0;
       let lastBody = "";
       const patch = async (w: number) => {
         const mine = owned[w]!;
         const row = mine[Math.floor(Math.random() * mine.length)]!;
-        const res = await stack.http.request("PATCH", `/v1/breadcrumbs/${row.id}`, {
+        const res = await clients[w]!.request("PATCH", `/v1/breadcrumbs/${row.id}`, {
           body: { context: pageContext(row.n, row.version + 1) },
           headers: { "if-match": `"${row.version}"` },
         });
@@ -62,14 +81,16 @@ export const writePath: Suite = {
       await closedLoop({ workers: CLIENTS, durationMs: quick ? 1_000 : 3_000, op: patch }); // warm-up: JIT, pool, caches
       log(`API: ${seconds} s of PATCH with ${CLIENTS} clients`);
       const apiSampler = samplePgActivity(stack.db.url, stack.db.name);
+      const cpuBefore = cpuMsOf(stack.api.pid);
       const api = await closedLoop({ workers: CLIENTS, durationMs: seconds * 1000, op: patch });
+      const apiCpuMsPerPatch = (cpuMsOf(stack.api.pid) - cpuBefore) / Math.max(1, api.ops + api.errors);
       const apiActivity = await apiSampler.stop();
       if (api.firstError) log(`first error: ${api.firstError}`);
       await waitForOutboxDrained(sql, 60_000);
 
       // pgbench needs a way from its client's row number to the row; one indexed read outside the transaction.
       await sql`CREATE TABLE bench_rows (n int PRIMARY KEY, id uuid NOT NULL)`;
-      await sql`INSERT INTO bench_rows ${sql(rows.map((r) => ({ n: r.n, id: r.id })))}`;
+      await sql`INSERT INTO bench_rows ${sql(owned.flat().map((r) => ({ n: r.n, id: r.id })))}`;
       if (!lastBody) throw new Error("no PATCH succeeded");
       const statement = patchStatementForPgbench(pageContext(7, 2));
       await sql`VACUUM ANALYZE`;
@@ -101,10 +122,12 @@ export const writePath: Suite = {
           }),
           lowerIsBetter({ metric: "PATCH latency p50", value: round(api.p50), unit: "ms", baseline: { name: "pgbench", value: round(pg.p50), unit: "ms" } }),
           lowerIsBetter({ metric: "PATCH latency p99", value: round(api.p99), unit: "ms", baseline: { name: "pgbench", value: round(pg.p99), unit: "ms" } }),
+          lowerIsBetter({ metric: "API process CPU per PATCH", value: round(apiCpuMsPerPatch, 3), unit: "ms" }),
         ],
         params: { rows: ROWS, clients: CLIENTS, seconds, api: { ...api, conflicts, activity: apiActivity }, pgbench: { tps: pg.tps, transactions: pg.transactions, p50: pg.p50, p99: pg.p99, activity: pgActivity } },
       };
     } finally {
+      for (const c of clients) c.close();
       await sql.end();
       await stack.close();
     }

@@ -25,6 +25,10 @@ export const breadcrumbSchema = z.object({
 });
 export type Breadcrumb = z.infer<typeof breadcrumbSchema>;
 
+/** The longest `ttl_seconds` (10 years): past it `expires_at` would leave the dates Postgres and JS share. */
+export const MAX_TTL_SECONDS = 10 * 365 * 86_400;
+export const ttlSecondsSchema = z.number().int().min(1).max(MAX_TTL_SECONDS);
+
 export const titleSchema = z.string().min(1).max(500);
 export const tagsSchema = z.array(tagSchema).max(100);
 
@@ -35,7 +39,7 @@ export const createBreadcrumbBodySchema = z.strictObject({
   context: contextSchema,
   llm_hints: llmHintsSchema.optional(),
   key: breadcrumbKeySchema.optional(),
-  ttl_seconds: z.number().int().positive().optional(),
+  ttl_seconds: ttlSecondsSchema.optional(),
 });
 export type CreateBreadcrumbBody = z.infer<typeof createBreadcrumbBodySchema>;
 

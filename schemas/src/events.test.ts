@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { breadcrumbEventSchema, eventTypeShort, msgIdFor, parseSubject, STREAM_NAME, STREAM_SUBJECTS, subjectFor } from "./events.ts";
+import { breadcrumbEventSchema, breadcrumbReferenceEventSchema, isReferenceEvent, referenceEventOf, eventTypeShort, msgIdFor, parseSubject, STREAM_NAME, STREAM_SUBJECTS, subjectFor } from "./events.ts";
 import { InvalidRequestError } from "./errors.ts";
 import { subjectCovers, subjectsForSelector, subjectsForSelectors } from "./selector-subjects.ts";
 import { InvalidSelectorError } from "./errors.ts";
@@ -46,6 +46,15 @@ describe("NATS naming", () => {
     const ev = { seq: 1, type: "breadcrumb.created", id: breadcrumb.id, owner: "default", schema_name: "chat.message.v1", title: "hi", tags: ["user:message"], version: 1, at: breadcrumb.created_at, breadcrumb };
     expect(breadcrumbEventSchema.parse(ev)).toEqual(ev);
     expect(breadcrumbEventSchema.safeParse({ ...ev, type: "breadcrumb.moved" }).success).toBe(false);
+    // The reference event keeps every field but the breadcrumb, and is told apart from a full one.
+    const ref = referenceEventOf(ev);
+    expect(ref).toEqual({ ...ev, breadcrumb: undefined, truncated: true });
+    expect("breadcrumb" in ref).toBe(false);
+    expect(breadcrumbReferenceEventSchema.parse(ref)).toEqual(ref);
+    expect(isReferenceEvent(ref)).toBe(true);
+    expect(isReferenceEvent(ev)).toBe(false);
+    expect(isReferenceEvent({ ...ev, truncated: true })).toBe(false);
+    expect(isReferenceEvent({ ...ref, truncated: false })).toBe(false);
   });
 });
 

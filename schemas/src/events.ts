@@ -1,9 +1,22 @@
 import { z } from "zod";
 import { breadcrumbSchema } from "./breadcrumb.ts";
 import { InvalidRequestError } from "./errors.ts";
+import { looksLikeReferenceEvent } from "./reference-event.ts";
 import { isoTimeSchema, OWNER_PATTERN, ownerSchema, SCHEMA_NAME_PATTERN, schemaNameSchema, tagSchema } from "./names.ts";
 
 export const STREAM_NAME = "CRUMBS";
+
+/**
+ * NATS_URL names one server or, for a cluster, several separated by commas
+ * (`nats://a:4222,nats://b:4222`). Every crumbs process splits it the same way; once
+ * connected, clients also learn the cluster's other members from the server itself.
+ */
+export function natsServers(url: string): string[] {
+  return url
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
 export const STREAM_SUBJECTS = ["crumbs.>"];
 export const SUBJECT_PREFIX = "crumbs";
 
@@ -26,6 +39,27 @@ export const breadcrumbEventSchema = z.object({
   breadcrumb: breadcrumbSchema,
 });
 export type BreadcrumbEvent = z.infer<typeof breadcrumbEventSchema>;
+
+/**
+ * What the relay publishes instead of an event too large for the NATS server's
+ * `max_payload`: the same subject, `Nats-Msg-Id` and fields, without `breadcrumb`.
+ * Consumers fetch the breadcrumb from the API (the SDK does it for its handlers).
+ */
+export const breadcrumbReferenceEventSchema = breadcrumbEventSchema
+  .omit({ breadcrumb: true })
+  .extend({ truncated: z.literal(true) });
+export type BreadcrumbReferenceEvent = z.infer<typeof breadcrumbReferenceEventSchema>;
+
+/** The reference event standing for `event`; every field but the breadcrumb is kept. */
+export function referenceEventOf<E extends { breadcrumb?: unknown }>(event: E): Omit<E, "breadcrumb"> & { truncated: true } {
+  const { breadcrumb: _dropped, ...rest } = event;
+  return { ...rest, truncated: true };
+}
+
+/** True for a well-formed reference event (see reference-event.ts for the light check). */
+export function isReferenceEvent(payload: unknown): payload is BreadcrumbReferenceEvent {
+  return looksLikeReferenceEvent(payload) && breadcrumbReferenceEventSchema.safeParse(payload).success;
+}
 
 /** `breadcrumb.updated` -> `updated`; a short type is returned as is. */
 export function eventTypeShort(type: EventType | EventTypeShort): EventTypeShort {

@@ -1,6 +1,7 @@
 // @crumbs/schemas: the envelope and known schemas, selectors, llm_hints and NATS naming. Pure logic.
 
 export * from "./errors.ts";
+export * from "./reference-event.ts";
 export { schemaNameSchema, ownerSchema, tagSchema, isoTimeSchema, SCHEMA_NAME_PATTERN, OWNER_PATTERN } from "./names.ts";
 export * from "./breadcrumb.ts";
 export * from "./request-bodies.ts";

@@ -1,4 +1,5 @@
 import { connect, type NatsConnection } from "nats";
+import { natsServers } from "@crumbs/schemas";
 import { CrumbsHttp, type HttpOptions } from "./http-client.ts";
 import { natsCredsAuthenticator } from "./nats-creds.ts";
 import { replayEvents, type ReplayOptions } from "./replay.ts";
@@ -35,7 +36,7 @@ export async function connectNats(
 ): Promise<NatsConnection> {
   const authenticator = opts.creds ? natsCredsAuthenticator(opts.creds) : undefined;
   return connect({
-    servers: url,
+    servers: natsServers(url),
     name,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 250,
@@ -70,7 +71,7 @@ export class CrumbsClient extends CrumbsHttp {
     handler: EventHandler,
     opts: SubscribeOptions = {},
   ): Promise<Subscription> {
-    const sub = await subscribeEvents(await this.nats(), selector, handler, opts);
+    const sub = await subscribeEvents(await this.nats(), selector, handler, { http: this, ...opts });
     this.subs.add(sub);
     void sub.closed.finally(() => this.subs.delete(sub));
     return sub;

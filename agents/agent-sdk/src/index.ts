@@ -11,6 +11,7 @@ export {
   type Subscription,
 } from "./subscribe.ts";
 export { replayEvents, type ReplayOptions } from "./replay.ts";
+export { fullEvent, type ReferenceHttp } from "./reference.ts";
 export { replyTo, respondTo, replyKey, sessionOf, createOnce } from "./reply.ts";
 export {
   selectorMatcher,

@@ -9,7 +9,9 @@ import {
   type NatsConnection,
 } from "nats";
 import { filterSubjectFor, selectorMatcher, type EventKind, type SelectorInput } from "./selector.ts";
-import { breadcrumbEventSchema, type BreadcrumbEvent } from "./wire.ts";
+import { isReferenceEvent } from "@crumbs/schemas";
+import { fullEvent, type ReferenceHttp } from "./reference.ts";
+import type { BreadcrumbEvent } from "./wire.ts";
 
 export const STREAM = "CRUMBS";
 
@@ -45,6 +47,12 @@ export interface SubscribeOptions {
   /** How long to wait for the CRUMBS stream to exist (the API creates it). */
   streamWaitMs?: number;
   onError?: (err: unknown, event: BreadcrumbEvent | undefined) => void;
+  /**
+   * The API, to complete reference events (an event larger than the NATS
+   * server's max_payload arrives without its breadcrumb): handlers always get
+   * the full event. CrumbsClient.subscribe passes itself.
+   */
+  http?: ReferenceHttp;
   /**
    * Listen on `<prefix>.<owner>.<type>.<schema_name>` with a plain NATS
    * subscription instead of the CRUMBS stream: what `crumbs replay --publish <prefix>`
@@ -126,11 +134,17 @@ export async function subscribeEvents(
       return;
     }
     let event: BreadcrumbEvent;
+    let payload: unknown;
     try {
-      event = breadcrumbEventSchema.parse(msg.json());
+      payload = msg.json();
+      event = await fullEvent(payload, opts.http);
     } catch (err) {
       opts.onError?.(err, undefined);
-      if (durable) msg.term("invalid payload");
+      // A reference the API could not complete (yet) is tried again; a malformed payload never will parse.
+      if (durable) {
+        if (isReferenceEvent(payload)) msg.nak(opts.nakDelayMs ?? 1_000);
+        else msg.term("invalid payload");
+      }
       return;
     }
     if (!matches(event.breadcrumb)) {
@@ -182,7 +196,7 @@ function subscribeCore(
     for await (const msg of sub) {
       let event: BreadcrumbEvent;
       try {
-        event = breadcrumbEventSchema.parse(msg.json());
+        event = await fullEvent(msg.json(), opts.http);
       } catch (err) {
         opts.onError?.(err, undefined);
         continue;

@@ -61,6 +61,7 @@ export class AgentWorker {
         {
           durable: name,
           filterSubject,
+          http: this.deps.http,
           // A new consumer starts where this version of the definition took effect.
           deliver: { since: agent.updatedAt },
           ackWaitMs: this.opts.ackWaitMs,

@@ -91,6 +91,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
     // Follow first, then list: a definition written in between is seen by one or the other.
     subs.push(
       await subscribeEvents(nc, { schema_name: "agent.def.v1" }, onDefEvent, {
+        http,
         onError: (err) => {
           log.warn("agent definition event failed; resyncing", { error: String(err) });
           void resync();
@@ -105,6 +106,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
         (e) => handleActionResult(deps, (o, a) => registry.find(o, a), e),
         {
           queue: RESULTS_CONSUMER,
+          http,
           types: ["created"],
           ackWaitMs,
           onError: (err, event) =>

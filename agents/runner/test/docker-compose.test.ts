@@ -117,7 +117,7 @@ describe("docker-compose.yml", async () => {
       expect(s[name]!.build).toEqual({ context: ".", dockerfile: "docker/Dockerfile" });
       expect(s[name]!.command).toEqual([name]);
     }
-    expect(dockerfile).toMatch(/^FROM node:20-bookworm-slim$/m);
+    expect(dockerfile).toMatch(/^FROM node:22-bookworm-slim$/m);
     expect(dockerfile).toMatch(/npm ci/);
     expect(dockerfile).toContain('ENTRYPOINT ["npx", "--no-install", "crumbs"]');
     // `npx crumbs` is the CLI's bin, the same file `npm start` runs.
@@ -162,5 +162,49 @@ describe("docker-compose.yml", async () => {
     expect(natsConf).toMatch(/^jetstream \{[^}]*store_dir: \/data\/jetstream/m);
     expect(natsConf).toMatch(/^websocket \{[^}]*port: 9222/m);
     expect(natsConf).toMatch(/^http_port: 8222$/m); // what the health check asks
+  });
+});
+
+describe("docker-compose.cluster.yml (the scale-out overlay)", async () => {
+  const overlay = load(await read("docker-compose.cluster.yml")) as { services: Record<string, Service>; volumes: Record<string, unknown> };
+  const base = load(await read("docker-compose.yml")) as { services: Record<string, Service> };
+  const s = overlay.services;
+  const nodes = ["nats", "nats-2", "nats-3"];
+  const flag = (svc: Service, name: string) => svc.command![svc.command!.indexOf(name) + 1];
+
+  it("runs three NATS servers with distinct names, one cluster name, each routed to the other two", () => {
+    const names = nodes.map((n) => flag(s[n]!, "--name"));
+    expect(new Set(names).size).toBe(3);
+    for (const n of nodes) {
+      const svc = s[n]!;
+      expect(svc.command!.slice(0, 2)).toEqual(["-c", "/etc/nats/nats.conf"]); // same auth and JetStream config
+      expect(flag(svc, "--cluster_name")).toBe("crumbs");
+      const routes = flag(svc, "--routes")!.split(",");
+      expect(routes.sort()).toEqual(nodes.filter((o) => o !== n).map((o) => `nats://${o}:6222`).sort());
+    }
+    for (const n of ["nats-2", "nats-3"]) {
+      expect(s[n]!.volumes).toContain("nats-auth:/etc/nats/auth:ro");
+      expect(s[n]!.volumes).toContain(`natsdata-${n.slice(-1)}:/data`);
+      expect(s[n]!.depends_on).toEqual({ "nats-init": { condition: "service_completed_successfully" } });
+    }
+    expect(Object.keys(overlay.volumes).sort()).toEqual(["natsdata-2", "natsdata-3"]);
+  });
+
+  it("gives both APIs and both runners all three servers, and the stream 3 replicas", () => {
+    for (const name of ["api", "api-2"]) {
+      const env = { ...(name === "api" ? base.services.api!.environment : {}), ...s[name]!.environment! };
+      expect(Object.keys(env).filter((k) => !API_ENV_VARS.includes(k))).toEqual([]);
+      const config = loadApiConfig({ ...withDefaults(env), CRUMBS_NATS_ACCOUNT_SEED_FILE: "" });
+      expect(config.natsUrl.split(",")).toEqual(nodes.map((n) => `nats://${n}:4222`));
+      expect(config.streamReplicas).toBe(3);
+    }
+    expect(s["api-2"]!.command).toEqual(["api"]);
+    expect(s["api-2"]!.depends_on).toEqual({ api: { condition: "service_healthy" } }); // migrations run once first
+    for (const name of ["runner", "runner-2"]) {
+      const env = { ...(name === "runner" ? base.services.runner!.environment : {}), ...s[name]!.environment! };
+      expect(Object.keys(env).filter((k) => !RUNNER_ENV_VARS.includes(k))).toEqual([]);
+      expect(loadRunnerConfig({ ...withDefaults(env), NATS_CREDS: "" }).natsUrl.split(",")).toHaveLength(3);
+    }
+    expect(s["runner-2"]!.environment!.CRUMBS_URL).toBe("http://api-2:8081");
   });
 });

@@ -20,10 +20,10 @@ export interface TestStack {
  * With `trust` the nats-server is locked like the docker compose one: the API signs its
  * user with the account seed and the client connects with the runner's credentials.
  */
-export async function startStack(opts: { trust?: NatsTrust } = {}): Promise<TestStack> {
+export async function startStack(opts: { trust?: NatsTrust; maxPayload?: number } = {}): Promise<TestStack> {
   const { trust } = opts;
   const [nats, db, fake] = await Promise.all([
-    NatsServer.start(trust ? { extraConfig: trust.serverConfig } : {}),
+    NatsServer.start({ ...(trust ? { extraConfig: trust.serverConfig } : {}), ...(opts.maxPayload ? { maxPayload: opts.maxPayload } : {}) }),
     createTestDatabase("crumbs_agents"),
     FakeOpenAI.start(),
   ]);

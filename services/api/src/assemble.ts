@@ -4,6 +4,7 @@ import type { Database } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
 import { openDatabase } from "./db/open.ts";
 import { createApp, type CrumbsApp } from "./http/app.ts";
+import { KEYS_CHANNEL, PrincipalCache } from "./keys/index.ts";
 import { Metrics } from "./metrics.ts";
 import { apiNatsAuthenticator } from "./nats-auth/index.ts";
 import { connectNats, type NatsLink } from "./nats/connect.ts";
@@ -38,7 +39,13 @@ export async function assembleApi(opts: { config: ApiConfig; database?: Database
   };
   try {
     await migrate(database);
-    const nats = await connectNats({ url: config.natsUrl, log, authenticator: apiNatsAuthenticator(config.auth) });
+    const nats = await connectNats({
+      url: config.natsUrl,
+      log,
+      authenticator: apiNatsAuthenticator(config.auth),
+      streamLimits: config.streamLimits,
+      streamReplicas: config.streamReplicas,
+    });
     cleanups.push(() => nats.close());
     const metrics = new Metrics();
     const relay = new OutboxRelay({
@@ -46,15 +53,19 @@ export async function assembleApi(opts: { config: ApiConfig; database?: Database
       nats,
       pollMs: config.relayPollMs,
       onPublished: (n) => metrics.addPublished(n),
+      onParked: (n) => metrics.addParked(n),
       log,
     });
     await relay.start();
     cleanups.push(() => relay.stop());
     const notifier = new ChangeNotifier(nats);
     cleanups.push(async () => notifier.close());
+    const principalCache = new PrincipalCache({ ttlMs: config.authCacheTtlMs });
+    if (database.listen) cleanups.push(await database.listen(KEYS_CHANNEL, () => principalCache.clear()));
     const app = createApp({
       database,
       adminToken: config.token,
+      principalCache,
       auth: config.auth,
       bodyLimitBytes: config.bodyLimitBytes,
       ssePingMs: config.ssePingMs,
@@ -63,6 +74,9 @@ export async function assembleApi(opts: { config: ApiConfig; database?: Database
       metrics,
       onCommit: () => relay.kick(),
       backlog: () => relay.backlog(),
+      sseMaxPerToken: config.sseMaxPerToken,
+      authFailRateLimit: config.authFailRateLimit,
+      onOutboxRetry: () => relay.kick(),
       log,
     });
     const sweeper = new RetentionSweeper({
@@ -76,6 +90,8 @@ export async function assembleApi(opts: { config: ApiConfig; database?: Database
         },
       },
       policy: config.retention,
+      idempotencyTtlSeconds: config.idempotencyTtlSeconds,
+      outboxKeepSeconds: config.outboxKeepSeconds,
       intervalMs: config.sweepMs,
       log,
     });

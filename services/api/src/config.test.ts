@@ -22,6 +22,27 @@ describe("loadApiConfig", () => {
     expect(() => loadApiConfig({ NATS_URL: "localhost" })).toThrow(/^NATS_URL:/);
   });
 
+  it("bounds growth by default and refuses numbers outside their documented range", () => {
+    const c = loadApiConfig({});
+    expect(c.streamLimits).toEqual({ maxAgeSeconds: 7 * 86_400, maxBytes: 1024 ** 3 });
+    expect(c.idempotencyTtlSeconds).toBe(86_400);
+    expect(c.outboxKeepSeconds).toBe(300);
+    expect(c.sseMaxPerToken).toBe(16);
+    expect(c.authFailRateLimit).toEqual({ perSecond: 5, burst: 20 });
+    expect(loadApiConfig({ CRUMBS_AUTH_FAIL_RATE_LIMIT: "off" }).authFailRateLimit).toBeUndefined();
+    for (const [name, value] of [
+      ["CRUMBS_STREAM_MAX_AGE_SECONDS", "59"],
+      ["CRUMBS_STREAM_MAX_BYTES", "1e400"],
+      ["CRUMBS_IDEMPOTENCY_TTL_SECONDS", "8.9e15"],
+      ["CRUMBS_OUTBOX_KEEP_SECONDS", "-1"],
+      ["CRUMBS_SSE_MAX_PER_TOKEN", "0"],
+      ["CRUMBS_BODY_LIMIT", String(2 ** 40)],
+      ["CRUMBS_SSE_PING_MS", "1.5"],
+    ]) {
+      expect(() => loadApiConfig({ [name!]: value }), name).toThrow(new RegExp(`^${name}:`));
+    }
+  });
+
   it("reads the contract variables", () => {
     const c = loadApiConfig({
       DATABASE_URL: "postgres://u@h/db",

@@ -3,7 +3,14 @@ import { z } from "zod";
 import { ConfigError } from "./errors.ts";
 import { authConfigFrom, authEnvShape, type AuthConfig } from "./http/auth-config.ts";
 import { isAccountSeed } from "./nats-auth/index.ts";
+import { rateLimitSchema, type RateLimit } from "./http/rate-limit-bucket.ts";
+import { DEFAULT_STREAM_LIMITS, type StreamLimits } from "./nats/stream.ts";
 import { parseRetentionEnv, type RetentionPolicy } from "./retention/policy.ts";
+
+const MiB = 1024 * 1024;
+const TEN_YEARS_S = 10 * 365 * 86_400;
+/** Every numeric variable has a range; outside it the API refuses to start, naming the variable. */
+const int = (min: number, max: number, dflt: number) => z.coerce.number().int().min(min).max(max).default(dflt);
 
 const envSchema = z.object({
   DATABASE_URL: z
@@ -21,11 +28,22 @@ const envSchema = z.object({
   ...authEnvShape,
   /** CRUMBS_NATS_ACCOUNT_SEED from a file (docker compose's nats-init volume), read once at start. */
   CRUMBS_NATS_ACCOUNT_SEED_FILE: z.string().min(1).optional(),
-  CRUMBS_BODY_LIMIT: z.coerce.number().int().min(1024).default(1024 * 1024),
-  CRUMBS_SSE_PING_MS: z.coerce.number().int().min(10).default(15_000),
-  CRUMBS_RELAY_POLL_MS: z.coerce.number().int().min(10).default(1_000),
+  CRUMBS_BODY_LIMIT: int(1024, 64 * MiB, MiB),
+  CRUMBS_SSE_PING_MS: int(10, 600_000, 15_000),
+  CRUMBS_RELAY_POLL_MS: int(10, 600_000, 1_000),
   CRUMBS_RETENTION: z.string().optional(),
-  CRUMBS_SWEEP_MS: z.coerce.number().int().min(10).default(5_000),
+  CRUMBS_SWEEP_MS: int(10, 3_600_000, 5_000),
+  CRUMBS_STREAM_MAX_AGE_SECONDS: int(60, TEN_YEARS_S, DEFAULT_STREAM_LIMITS.maxAgeSeconds),
+  CRUMBS_STREAM_MAX_BYTES: int(MiB, 2 ** 50, DEFAULT_STREAM_LIMITS.maxBytes),
+  CRUMBS_IDEMPOTENCY_TTL_SECONDS: int(60, 30 * 86_400, 86_400),
+  CRUMBS_OUTBOX_KEEP_SECONDS: int(0, 7 * 86_400, 300),
+  CRUMBS_SSE_MAX_PER_TOKEN: int(1, 10_000, 16),
+  /** Failed authentications per client address; see http/auth-failures.ts. */
+  CRUMBS_AUTH_FAIL_RATE_LIMIT: rateLimitSchema.prefault("5:20"),
+  /** JetStream replicas of the CRUMBS stream: 3 on a 3-node NATS cluster (docs/scaling.md). */
+  CRUMBS_STREAM_REPLICAS: int(1, 5, 1),
+  /** How long an authenticated API key is trusted without a database look-up; 0 turns the cache off. */
+  CRUMBS_AUTH_CACHE_TTL_MS: int(0, 300_000, 10_000),
 });
 
 /** Every variable loadApiConfig reads; anything else in the environment is ignored. */
@@ -49,6 +67,20 @@ export interface ApiConfig {
   retention: RetentionPolicy;
   /** Pause between TTL expiry / retention sweeps. */
   sweepMs: number;
+  /** JetStream stream limits (discard old past either). */
+  streamLimits: StreamLimits;
+  /** Idempotency keys older than this are pruned by the sweeper. */
+  idempotencyTtlSeconds: number;
+  /** Published outbox rows older than this are pruned by the sweeper. */
+  outboxKeepSeconds: number;
+  /** Open SSE streams per token; one more answers 429. */
+  sseMaxPerToken: number;
+  /** Failed authentications per client address; undefined = off. */
+  authFailRateLimit?: RateLimit;
+  /** JetStream replicas of the CRUMBS stream (CRUMBS_STREAM_REPLICAS). */
+  streamReplicas: number;
+  /** API keys trusted this long without a database look-up (revocation still applies at once). */
+  authCacheTtlMs: number;
 }
 
 /** Parses the environment once. A bad value throws ConfigError naming the variable. */
@@ -78,8 +110,15 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
     bodyLimitBytes: e.CRUMBS_BODY_LIMIT,
     ssePingMs: e.CRUMBS_SSE_PING_MS,
     relayPollMs: e.CRUMBS_RELAY_POLL_MS,
+    authCacheTtlMs: e.CRUMBS_AUTH_CACHE_TTL_MS,
+    streamReplicas: e.CRUMBS_STREAM_REPLICAS,
     retention,
     sweepMs: e.CRUMBS_SWEEP_MS,
+    streamLimits: { maxAgeSeconds: e.CRUMBS_STREAM_MAX_AGE_SECONDS, maxBytes: e.CRUMBS_STREAM_MAX_BYTES },
+    idempotencyTtlSeconds: e.CRUMBS_IDEMPOTENCY_TTL_SECONDS,
+    outboxKeepSeconds: e.CRUMBS_OUTBOX_KEEP_SECONDS,
+    sseMaxPerToken: e.CRUMBS_SSE_MAX_PER_TOKEN,
+    ...(e.CRUMBS_AUTH_FAIL_RATE_LIMIT ? { authFailRateLimit: e.CRUMBS_AUTH_FAIL_RATE_LIMIT } : {}),
   };
 }
 

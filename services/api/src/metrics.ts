@@ -11,6 +11,7 @@ export class Metrics {
   private readonly requests = new Map<string, number>();
   private readonly latency = new Map<string, Histogram>();
   private published = 0;
+  private parked = 0;
 
   observeRequest(method: string, route: string, status: number, seconds: number): void {
     const rk = `method="${method}",route="${esc(route)}",status="${status}"`;
@@ -30,7 +31,11 @@ export class Metrics {
     this.published += n;
   }
 
-  render(gauges: { outboxBacklog?: number }): string {
+  addParked(n: number): void {
+    this.parked += n;
+  }
+
+  render(gauges: { outboxBacklog?: number; outboxParked?: number }): string {
     const out: string[] = [];
     out.push("# HELP crumbs_http_requests_total HTTP requests by route and status.");
     out.push("# TYPE crumbs_http_requests_total counter");
@@ -48,6 +53,14 @@ export class Metrics {
     out.push("# HELP crumbs_outbox_published_total Events the relay published to JetStream.");
     out.push("# TYPE crumbs_outbox_published_total counter");
     out.push(`crumbs_outbox_published_total ${this.published}`);
+    out.push("# HELP crumbs_outbox_parked_total Outbox rows the relay parked (dead-lettered) instead of publishing.");
+    out.push("# TYPE crumbs_outbox_parked_total counter");
+    out.push(`crumbs_outbox_parked_total ${this.parked}`);
+    if (gauges.outboxParked !== undefined) {
+      out.push("# HELP crumbs_outbox_parked Rows waiting in outbox_parked for `crumbs outbox retry`.");
+      out.push("# TYPE crumbs_outbox_parked gauge");
+      out.push(`crumbs_outbox_parked ${gauges.outboxParked}`);
+    }
     if (gauges.outboxBacklog !== undefined) {
       out.push("# HELP crumbs_outbox_backlog Committed events not yet published.");
       out.push("# TYPE crumbs_outbox_backlog gauge");

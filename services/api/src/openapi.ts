@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   breadcrumbEventSchema,
+  breadcrumbReferenceEventSchema,
   breadcrumbSchema,
   createBreadcrumbBodySchema,
   patchBreadcrumbBodySchema,
@@ -29,6 +30,7 @@ const err = (description: string) => ({ description, content: json("Error") });
 const errors = {
   "400": err("invalid_json or invalid_request"),
   "401": err("unauthorized"),
+  "429": err("rate_limited"),
   "404": err("not_found"),
   "413": err("payload_too_large"),
   "422": err("schema_validation_failed, invalid_llm_hints or invalid_selector"),
@@ -50,6 +52,8 @@ export function buildOpenApi() {
         CreateBreadcrumb: schema(createBreadcrumbBodySchema),
         PatchBreadcrumb: schema(patchBreadcrumbBodySchema),
         BreadcrumbEvent: schema(breadcrumbEventSchema),
+        /** On NATS only: what the relay sends for an event larger than the server's max_payload. */
+        BreadcrumbReferenceEvent: schema(breadcrumbReferenceEventSchema),
         HistoryItem: schema(historyItemSchema),
         Selector: schema(selectorSchema),
         Error: schema(errorSchema),
@@ -125,6 +129,20 @@ export function buildOpenApi() {
         get: {
           parameters: [q("after", "integer", "seq"), q("selector", "string", "Selector as JSON")],
           responses: { "200": { description: "text/event-stream; id: <seq>, event: <type>, data: <event JSON>" }, ...errors },
+        },
+      },
+      "/v1/outbox/parked": {
+        get: {
+          description: "Events the relay parked (admin of owner default)",
+          parameters: [q("limit", "integer", "1-1000, default 100"), q("after", "integer", "seq")],
+          responses: { "200": { description: "{items: [{seq, owner, subject, msg_id, reason, created_at, parked_at}], next_after}" }, ...errors },
+        },
+      },
+      "/v1/outbox/retry": {
+        post: {
+          description: "Move a parked row (and its owner's rows held behind it) or all back to the outbox",
+          requestBody: { content: { "application/json": { schema: { oneOf: [{ type: "object", properties: { seq: { type: "integer", minimum: 1 } }, required: ["seq"] }, { type: "object", properties: { all: { const: true } }, required: ["all"] }] } } } },
+          responses: { "200": { description: "{retried: [seq]}" }, ...errors },
         },
       },
       "/healthz": { get: { security: [], responses: { "200": { description: "alive" } } } },

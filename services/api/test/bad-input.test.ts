@@ -90,6 +90,48 @@ describe("bad input", () => {
     expect(await counts()).toEqual(before);
   });
 
+  // Every numeric input has a documented range (services/api/README.md "Ranges"); outside it the
+  // answer is 400 naming the field, never a 500, and nothing is written.
+  type RangeCase = [name: string, method: string, path: string, body: unknown, field: string];
+  const rangeCases: RangeCase[] = [
+    ["ttl_seconds 8.9e15", "POST", "/v1/breadcrumbs", { ...valid, ttl_seconds: 8.9e15 }, "ttl_seconds"],
+    ["ttl_seconds over 10 years", "POST", "/v1/breadcrumbs", { ...valid, ttl_seconds: 315_360_001 }, "ttl_seconds"],
+    ["ttl_seconds 1e400 (Infinity in JSON)", "POST", "/v1/breadcrumbs", '{"schema_name":"test.note.v1","title":"ok","context":{},"ttl_seconds":1e400}', "ttl_seconds"],
+    ["ttl_seconds fractional", "POST", "/v1/breadcrumbs", { ...valid, ttl_seconds: 1.5 }, "ttl_seconds"],
+    ["ttl_seconds zero", "POST", "/v1/breadcrumbs", { ...valid, ttl_seconds: 0 }, "ttl_seconds"],
+    ["expires_in 999999999w", "POST", "/v1/keys", { scopes: ["read"], owner: "ranges", expires_in: "999999999w" }, "expires_in"],
+    ["expires_in 3651d", "POST", "/v1/keys", { scopes: ["read"], owner: "ranges", expires_in: "3651d" }, "expires_in"],
+    ["expires_in huge number", "POST", "/v1/keys", { scopes: ["read"], owner: "ranges", expires_in: 8.9e15 }, "expires_in"],
+    ["expires_in negative number", "POST", "/v1/keys", { scopes: ["read"], owner: "ranges", expires_in: -1 }, "expires_in"],
+    ["expires_in 40 digits", "POST", "/v1/keys", { scopes: ["read"], owner: "ranges", expires_in: "9".repeat(40) }, "expires_in"],
+    ["nats ttl_seconds too big", "POST", "/v1/nats/credentials", { ttl_seconds: 8.9e15 }, "ttl_seconds"],
+    ["nats ttl_seconds too small", "POST", "/v1/nats/credentials", { ttl_seconds: 59 }, "ttl_seconds"],
+    ["outbox retry seq 0", "POST", "/v1/outbox/retry", { seq: 0 }, "seq"],
+    ["LIST limit 1e400", "GET", "/v1/breadcrumbs?limit=1e400", undefined, "limit"],
+    ["LIST limit 0", "GET", "/v1/breadcrumbs?limit=0", undefined, "limit"],
+    ["LIST limit 1.5", "GET", "/v1/breadcrumbs?limit=1.5", undefined, "limit"],
+    ["HISTORY limit 501", "GET", "/v1/breadcrumbs/{id}/history?limit=501", undefined, "limit"],
+    ["EVENTS limit 1001", "GET", "/v1/events?limit=1001", undefined, "limit"],
+    ["EVENTS after 2^60", "GET", `/v1/events?after=${2 ** 60}`, undefined, "after"],
+    ["EVENTS after 1.5", "GET", "/v1/events?after=1.5", undefined, "after"],
+    ["STREAM after -1", "GET", "/v1/events/stream?after=-1", undefined, "after"],
+    ["OUTBOX parked limit 1001", "GET", "/v1/outbox/parked?limit=1001", undefined, "limit"],
+    ["OUTBOX parked after -1", "GET", "/v1/outbox/parked?after=-1", undefined, "after"],
+  ];
+
+  it.each(rangeCases)("out of range: %s -> 400 naming %s", async (_name, method, path, body, field) => {
+    const before = { ...(await counts()), keys: await s.count("api_keys"), idempotency: await s.count("idempotency_keys") };
+    const res = await s.call(path.replace("{id}", id), {
+      method,
+      ...(body === undefined ? {} : typeof body === "string" ? { body, headers: { "content-type": "application/json" } } : { json: body }),
+    });
+    expect(res.status).toBe(400);
+    const json = await res.json();
+    expect(json.error).toBe("invalid_request");
+    expect(json.message).toContain(field);
+    expect({ ...(await counts()), keys: await s.count("api_keys"), idempotency: await s.count("idempotency_keys") }).toEqual(before);
+  });
+
   it("a view that cannot render answers 422 and never the raw context", async () => {
     // Hints valid when written but failing at read time are the schemas package's concern; the
     // API's part is to fail closed. A stored breadcrumb with hints the engine rejects shows it.

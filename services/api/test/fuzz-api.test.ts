@@ -103,7 +103,7 @@ describe("API fuzz", () => {
 
   async function stored(): Promise<string> {
     const [r] = rowsOf<{ v: string }>(
-      await s.database.db.execute(sql`select (select value from seq_counter)::text || ':' ||
+      await s.database.db.execute(sql`select (select count(*) from breadcrumb_history)::text || ':' ||
         (select count(*) from breadcrumbs)::text || ':' || (select count(*) from outbox)::text || ':' ||
         (select count(*) from idempotency_keys)::text as v`),
     );

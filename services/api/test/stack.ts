@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { connect, type NatsConnection } from "nats";
-import { createTestDatabase, NatsServer, type TestDatabase } from "@crumbs/testkit";
+import { createTestDatabase, NatsServer, type NatsServerOptions, type TestDatabase } from "@crumbs/testkit";
 import { assembleApi, type ApiStack } from "../src/assemble.ts";
 import { loadApiConfig, type ApiConfig } from "../src/config.ts";
 import { rowsOf } from "../src/db/database.ts";
@@ -14,7 +14,7 @@ export interface TestStack extends ApiStack {
   config: ApiConfig;
   /** app.request with the admin bearer token and a JSON content type. */
   call(path: string, init?: RequestInit & { json?: unknown; token?: string | null }): Promise<Response>;
-  count(table: "breadcrumbs" | "breadcrumb_history" | "outbox" | "idempotency_keys"): Promise<number>;
+  count(table: "breadcrumbs" | "breadcrumb_history" | "outbox" | "outbox_parked" | "idempotency_keys" | "api_keys"): Promise<number>;
   /** A plain NATS client, as any subscriber would use. */
   client(): Promise<NatsConnection>;
   /** Starts a listening server on a free port (for SSE and concurrency tests). */
@@ -22,9 +22,9 @@ export interface TestStack extends ApiStack {
   dispose(): Promise<void>;
 }
 
-export async function startStack(env: Record<string, string> = {}): Promise<TestStack> {
+export async function startStack(env: Record<string, string> = {}, opts: { nats?: NatsServerOptions } = {}): Promise<TestStack> {
   const pg = await createTestDatabase("crumbs_api");
-  const natsServer = await NatsServer.start();
+  const natsServer = await NatsServer.start(opts.nats);
   const config = loadApiConfig({
     DATABASE_URL: pg.url,
     NATS_URL: natsServer.url,

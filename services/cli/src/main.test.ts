@@ -50,6 +50,11 @@ describe("command line", () => {
     [["replay", "--publish", "a.*"], "invalid --publish prefix"],
     [["agents", "remove", "x"], "usage: crumbs agents"],
     [["keys", "nats-creds", "--kind", "extension"], "--kind extension needs --extension-id"],
+    [["outbox"], "missing subcommand"],
+    [["outbox", "retry"], "give one seq or --all"],
+    [["outbox", "retry", "3", "--all"], "give one seq or --all"],
+    [["outbox", "retry", "0"], "seq must be a positive integer"],
+    [["outbox", "list", "--limit", "5000"], "--limit must be an integer from 1 to 1000"],
   ])("rejects %j with exit 2", async (argv, message) => {
     const r = await cli(...argv);
     expect(r.code).toBe(2);

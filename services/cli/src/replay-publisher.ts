@@ -1,4 +1,5 @@
 import { connect, headers as natsHeaders, type JetStreamClient, type NatsConnection, type PubAck } from "nats";
+import { natsServers, referenceEventOf } from "@crumbs/schemas";
 import { CliError } from "./errors.ts";
 import { replayMsgId, replaySubject, type EventFields } from "./event-line.ts";
 
@@ -19,7 +20,7 @@ const WINDOW = 256;
 export async function openReplayPublisher(natsUrl: string, prefix: string): Promise<ReplayPublisher> {
   let nc: NatsConnection;
   try {
-    nc = await connect({ servers: natsUrl, name: "crumbs-replay", maxReconnectAttempts: 5 });
+    nc = await connect({ servers: natsServers(natsUrl), name: "crumbs-replay", maxReconnectAttempts: 5 });
   } catch (err) {
     throw new CliError("nats_unreachable", `cannot connect to NATS at ${natsUrl}: ${(err as Error).message}`);
   }
@@ -42,7 +43,7 @@ export async function openReplayPublisher(natsUrl: string, prefix: string): Prom
     async publish(event, raw) {
       if (failure) throw failure;
       const subject = replaySubject(prefix, event);
-      const data = new TextEncoder().encode(JSON.stringify(raw));
+      const data = fitted(raw, nc.info?.max_payload);
       const msgID = replayMsgId(event);
       if (js && (await findStream(subject))) {
         // Publishes from one connection keep their order, so a window of unacked ones is safe.
@@ -75,4 +76,19 @@ export async function openReplayPublisher(natsUrl: string, prefix: string): Prom
       return counts;
     },
   };
+}
+
+/** Room for the headers and protocol line, which the server's max_payload counts too. */
+const HEADER_ALLOWANCE_BYTES = 1_024;
+
+/**
+ * The event as the relay would send it: itself when it fits the server's
+ * max_payload, otherwise its reference event (breadcrumb left out), which the
+ * SDK completes from the API.
+ */
+function fitted(raw: unknown, maxPayload = 1024 * 1024): Uint8Array {
+  const enc = new TextEncoder();
+  const full = enc.encode(JSON.stringify(raw));
+  if (full.length <= maxPayload - HEADER_ALLOWANCE_BYTES || typeof raw !== "object" || raw === null) return full;
+  return enc.encode(JSON.stringify(referenceEventOf(raw as Record<string, unknown>)));
 }

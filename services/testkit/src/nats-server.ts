@@ -11,6 +11,8 @@ export interface NatsServerOptions {
   extraConfig?: string;
   /** Binary to run; defaults to `nats-server` from PATH. */
   bin?: string;
+  /** The server's `max_payload` in bytes (NATS's default is 1 MiB); may be changed before a restart. */
+  maxPayload?: number;
 }
 
 /**
@@ -28,9 +30,14 @@ export class NatsServer {
     private readonly opts: NatsServerOptions,
   ) {}
 
+  /** Takes effect at the next start()/restart(), e.g. to bring a server back with a larger limit. */
+  set maxPayload(bytes: number | undefined) {
+    this.opts.maxPayload = bytes;
+  }
+
   static async start(opts: NatsServerOptions = {}): Promise<NatsServer> {
     const dir = await mkdtemp(join(tmpdir(), "crumbs-nats-"));
-    const server = new NatsServer(dir, opts);
+    const server = new NatsServer(dir, { ...opts });
     await server.start();
     return server;
   }
@@ -53,6 +60,7 @@ export class NatsServer {
     const conf = [
       `listen: 127.0.0.1:${this.port}`,
       `jetstream { store_dir: ${JSON.stringify(join(this.dir, "js"))} }`,
+      this.opts.maxPayload !== undefined ? `max_payload: ${this.opts.maxPayload}` : "",
       this.opts.websocket ? `websocket { listen: "127.0.0.1:${this.wsPort}", no_tls: true }` : "",
       this.opts.extraConfig ?? "",
     ].join("\n");

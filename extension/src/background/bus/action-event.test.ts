@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeAction } from "./action-event.ts";
+import { completeActionEvent, decodeAction } from "./action-event.ts";
 import { isCancelledBy } from "./control.ts";
 
 const event = (owner: string, context: Record<string, unknown>, tags = ["extension:ext1", "session:s1"]) => ({
@@ -36,5 +36,33 @@ describe("isCancelledBy", () => {
     expect(isCancelledBy([{ session: "s1", at }], { session: "s1", created_at: "2026-01-01T00:00:30.000Z" })).toBe(true);
     expect(isCancelledBy([{ session: "s1", at }], { session: "s1", created_at: "2026-01-01T00:02:00.000Z" })).toBe(false);
     expect(isCancelledBy([{ session: "s2", at }], { session: "s1", created_at: "2026-01-01T00:00:30.000Z" })).toBe(false);
+  });
+});
+
+const refBreadcrumb = {
+  id: "7b7f1f0e-3f5a-4c1e-9a55-1d6c2c7f0a11",
+  owner: "alice",
+  title: "type",
+  tags: ["extension:ext1"],
+  context: { action: "screenshot", request_id: "r1", target_extension: "ext1", params: {} },
+  created_at: "2025-01-15T10:30:00.000Z",
+};
+const refEvent = { seq: 9, type: "breadcrumb.created", id: refBreadcrumb.id, schema_name: "browser.action.v1", version: 1, breadcrumb: refBreadcrumb };
+
+describe("completeActionEvent", () => {
+  it("fetches the breadcrumb of a reference event, so the action decodes as if it had come whole", async () => {
+    const { breadcrumb: _b, ...fields } = refEvent;
+    const asked: string[] = [];
+    const done = await completeActionEvent({ ...fields, truncated: true }, async (id) => {
+      asked.push(id);
+      return refBreadcrumb;
+    });
+    expect(asked).toEqual([refBreadcrumb.id]);
+    expect(decodeAction(done, "ext1", "alice")).toEqual(decodeAction(refEvent, "ext1", "alice"));
+  });
+
+  it("passes a whole event through without asking the API", async () => {
+    const done = await completeActionEvent(refEvent, () => Promise.reject(new Error("must not be called")));
+    expect(done).toBe(refEvent);
   });
 });

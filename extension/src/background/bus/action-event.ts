@@ -1,6 +1,7 @@
 import { z } from "zod";
 // The subpath, not the index: the index pulls the llm_hints engine (handlebars, JSONPath) into the worker.
 import { browserActionContextSchema } from "@crumbs/schemas/browser-action";
+import { looksLikeReferenceEvent } from "@crumbs/schemas/reference-event";
 import { entryTaskSchema, type InboxEntry } from "./inbox.ts";
 
 // A browser.action.v1 event from NATS (DESIGN.md "Events on NATS") turned into an inbox entry.
@@ -20,6 +21,15 @@ export const actionEventSchema = z.object({
     created_at: z.string(),
   }),
 });
+
+/**
+ * An action too large for the NATS server's max_payload arrives as a reference event (no
+ * breadcrumb); its breadcrumb comes from the API. Any other payload is returned as it is.
+ */
+export async function completeActionEvent(payload: unknown, getBreadcrumb: (id: string) => Promise<unknown>): Promise<unknown> {
+  if (!looksLikeReferenceEvent(payload)) return payload;
+  return { ...payload, breadcrumb: await getBreadcrumb(payload.id) };
+}
 
 const tagValue = (tags: string[], prefix: string) => tags.find((t) => t.startsWith(`${prefix}:`))?.slice(prefix.length + 1);
 

@@ -1,5 +1,5 @@
 import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type JsMsg, type NatsConnection } from "nats.ws";
-import { decodeAction } from "./action-event.ts";
+import { completeActionEvent, decodeAction } from "./action-event.ts";
 import { logActivity } from "./activity.ts";
 import { accept } from "./inbox.ts";
 
@@ -24,6 +24,8 @@ export interface ActionLoopOptions {
   consumer: string;
   /** Called after an action was stored, to start the runner. */
   onAccepted(): void;
+  /** The API's GET of a breadcrumb, to complete an action that came as a reference event. */
+  getBreadcrumb(id: string): Promise<unknown>;
 }
 
 /**
@@ -66,6 +68,8 @@ export function startActionLoop(nc: NatsConnection, opts: ActionLoopOptions): { 
       msg.term();
       return;
     }
+    // The API being away throws here: the loop naks and JetStream delivers it again.
+    payload = await completeActionEvent(payload, opts.getBreadcrumb);
     const decoded = decodeAction(payload, opts.extensionId, opts.owner);
     if (decoded.kind === "skip" && decoded.reason.startsWith("owned by")) void logActivity("policy", `ignored an action: ${decoded.reason}`, false);
     if (decoded.kind === "entry") {

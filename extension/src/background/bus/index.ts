@@ -47,7 +47,13 @@ export function startBus(): Bus {
       if (!owner) return { stop: async () => {} };
       await setStatus("api", "connected", conn.config.apiUrl);
       kick();
-      return startActionLoop(nc, { owner, extensionId, consumer: consumerFor(auth, owner, extensionId), onAccepted: kick });
+      return startActionLoop(nc, {
+        owner,
+        extensionId,
+        consumer: consumerFor(auth, owner, extensionId),
+        onAccepted: kick,
+        getBreadcrumb: (id) => conn.api.get(id),
+      });
     },
     onReconnect: kick,
     onOpen: holdWorker,

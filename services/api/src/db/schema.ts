@@ -3,6 +3,7 @@ import {
   bigint,
   index,
   integer,
+  pgSequence,
   jsonb,
   pgTable,
   primaryKey,
@@ -42,7 +43,10 @@ export const breadcrumbs = pgTable(
   ],
 );
 
-/** One row per committed write; `seq` is global, gap-free and in commit order. */
+/**
+ * One row per committed write. `seq` is unique, and within one owner strictly increasing in
+ * commit order (store/owner-order.ts); across owners it says nothing about order, and it may skip.
+ */
 export const breadcrumbHistory = pgTable(
   "breadcrumb_history",
   {
@@ -81,6 +85,29 @@ export const outbox = pgTable(
   (t) => [index("outbox_pending_idx").on(t.seq).where(sql`${t.published_at} is null`)],
 );
 
+/**
+ * Dead letters: outbox rows the relay could not publish for a reason retrying
+ * will not fix (too large even as a reference event, an invalid subject), and
+ * rows of the same owner held behind them so that owner's order holds.
+ * `crumbs outbox retry` moves them back into the outbox.
+ */
+export const outboxParked = pgTable(
+  "outbox_parked",
+  {
+    seq: bigint("seq", { mode: "number" })
+      .primaryKey()
+      .references(() => breadcrumbHistory.seq),
+    owner: text("owner").notNull(),
+    subject: text("subject").notNull(),
+    msg_id: text("msg_id").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    reason: text("reason").notNull(),
+    created_at: ts("created_at").notNull(),
+    parked_at: ts("parked_at").notNull().defaultNow(),
+  },
+  (t) => [index("outbox_parked_owner_idx").on(t.owner, t.seq)],
+);
+
 export const idempotencyKeys = pgTable(
   "idempotency_keys",
   {
@@ -110,12 +137,13 @@ export const apiKeys = pgTable(
   (t) => [uniqueIndex("api_keys_token_hash_uq").on(t.token_hash), index("api_keys_owner_idx").on(t.owner)],
 );
 
-/** A single row (id = 1). Bumped as the last statement of every write transaction. */
-export const seqCounter = pgTable("seq_counter", {
-  id: smallint("id").primaryKey(),
-  value: bigint("value", { mode: "number" }).notNull(),
-});
+/**
+ * Where every history row's seq comes from. A plain sequence takes no lock; what makes seq order
+ * equal commit order within an owner is the owner's commit lock the write takes before drawing
+ * from it (store/owner-order.ts).
+ */
+export const historySeq = pgSequence("history_seq");
 
-export const schema = { breadcrumbs, breadcrumbHistory, outbox, idempotencyKeys, apiKeys, seqCounter };
+export const schema = { breadcrumbs, breadcrumbHistory, outbox, outboxParked, idempotencyKeys, apiKeys, historySeq };
 export type BreadcrumbRow = typeof breadcrumbs.$inferSelect;
 export type HistoryRow = typeof breadcrumbHistory.$inferSelect;

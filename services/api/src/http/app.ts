@@ -3,9 +3,11 @@ import { Hono } from "hono";
 import { routePath } from "hono/route";
 import type { Database } from "../db/database.ts";
 import { UnauthorizedError } from "../errors.ts";
+import { PrincipalCache } from "../keys/index.ts";
 import { Metrics } from "../metrics.ts";
 import type { NatsLink } from "../nats/connect.ts";
 import { ChangeNotifier } from "../notifier.ts";
+import { countParked } from "../outbox/parked.ts";
 import { createSchemaDefHintsLookup, type StoreDeps } from "../store/index.ts";
 import { bearerToken, createAuthenticator, type Authenticate } from "./auth.ts";
 import type { AuthConfig } from "./auth-config.ts";
@@ -17,7 +19,11 @@ import { eventRoutes } from "./routes/events.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { keyRoutes } from "./routes/keys.ts";
 import { natsCredentialRoutes } from "./routes/nats-credentials.ts";
+import { outboxRoutes } from "./routes/outbox.ts";
+import { authFailureLimiter } from "./auth-failures.ts";
 import { rateLimit } from "./rate-limit.ts";
+import type { RateLimit } from "./rate-limit-bucket.ts";
+import { StreamSlots } from "./stream-slots.ts";
 
 export interface AppDeps {
   database: Database;
@@ -25,6 +31,8 @@ export interface AppDeps {
   adminToken?: string;
   /** Replaces the default token check (CRUMBS_TOKEN + api_keys). */
   authenticate?: Authenticate;
+  /** Authenticated keys, shared with whoever LISTENs for revocations (assemble.ts). Default: 10 s TTL. */
+  principalCache?: PrincipalCache;
   /** Rate limits and the NATS account seed (issue 6). */
   auth?: AuthConfig;
   bodyLimitBytes?: number;
@@ -39,6 +47,12 @@ export interface AppDeps {
   onCommit?: (owner: string) => void;
   /** Outbox backlog for /metrics. */
   backlog?: () => Promise<number>;
+  /** Open SSE streams per token (default 16). */
+  sseMaxPerToken?: number;
+  /** Failed authentications per client address (CRUMBS_AUTH_FAIL_RATE_LIMIT); undefined = off. */
+  authFailRateLimit?: RateLimit;
+  /** After `crumbs outbox retry` moved parked rows back: the relay's kick. */
+  onOutboxRetry?: () => void;
   log?: (msg: string, err?: unknown) => void;
 }
 
@@ -46,7 +60,9 @@ export function createApp(deps: AppDeps) {
   const log = deps.log ?? ((msg, err) => console.error(`[crumbs-api] ${msg}`, err ?? ""));
   const metrics = deps.metrics ?? new Metrics();
   const notifier = deps.notifier ?? new ChangeNotifier(deps.nats);
-  const authenticate = deps.authenticate ?? createAuthenticator({ adminToken: deps.adminToken, db: deps.database.db });
+  const principalCache = deps.principalCache ?? new PrincipalCache({ ttlMs: 10_000 });
+  const authenticate =
+    deps.authenticate ?? createAuthenticator({ adminToken: deps.adminToken, db: deps.database.db, cache: principalCache });
   const store: StoreDeps = {
     database: deps.database,
     now: deps.now ?? (() => new Date()),
@@ -63,7 +79,9 @@ export function createApp(deps: AppDeps) {
     schemaDefHints: createSchemaDefHintsLookup(deps.database.db),
     notifier,
     ssePingMs: deps.ssePingMs ?? 15_000,
+    streamSlots: new StreamSlots(deps.sseMaxPerToken ?? 16),
   };
+  const authFailures = authFailureLimiter(deps.authFailRateLimit);
 
   const app = new Hono<AppEnv>();
   app.onError(createErrorHandler(log));
@@ -76,13 +94,18 @@ export function createApp(deps: AppDeps) {
     metrics.observeRequest(c.req.method, route === "*" ? "unmatched" : route, c.res.status, (performance.now() - started) / 1000);
   });
 
-  app.route("/", healthRoutes({ database: deps.database, nats: deps.nats, metrics, backlog: deps.backlog }));
+  app.route(
+    "/",
+    healthRoutes({ database: deps.database, nats: deps.nats, metrics, backlog: deps.backlog, parked: () => countParked(deps.database.db) }),
+  );
 
   app.use("/v1/*", async (c, next) => {
     const token = bearerToken(c.req.header("authorization"));
-    if (!token) throw new UnauthorizedError();
-    const principal = await authenticate(token);
-    if (!principal) throw new UnauthorizedError();
+    const principal = token ? await authenticate(token) : undefined;
+    if (!principal) {
+      authFailures.failed(c);
+      throw new UnauthorizedError();
+    }
     c.set("principal", principal);
     await next();
   });
@@ -90,7 +113,8 @@ export function createApp(deps: AppDeps) {
   app.use("/v1/*", requireRouteScope());
   app.route("/v1/breadcrumbs", breadcrumbRoutes(routeDeps));
   app.route("/v1/events", eventRoutes(routeDeps));
-  app.route("/v1/keys", keyRoutes({ ...routeDeps, now: store.now }));
+  app.route("/v1/keys", keyRoutes({ ...routeDeps, now: store.now, onRevoked: () => principalCache.clear() }));
+  app.route("/v1/outbox", outboxRoutes({ ...routeDeps, onRetry: () => deps.onOutboxRetry?.() }));
   app.route(
     "/v1/nats",
     natsCredentialRoutes({ accountSeed: deps.auth?.natsAccountSeed, bodyLimitBytes: routeDeps.bodyLimitBytes, now: store.now }),

@@ -17,6 +17,8 @@ const EXPECTED: Record<string, string> = {
   "POST /v1/keys": "admin",
   "GET /v1/keys": "admin",
   "DELETE /v1/keys/:id": "admin",
+  "GET /v1/outbox/parked": "admin",
+  "POST /v1/outbox/retry": "admin",
   "POST /v1/nats/credentials": "subscribe",
 };
 

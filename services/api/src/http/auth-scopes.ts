@@ -22,6 +22,8 @@ export const ROUTE_SCOPES: readonly { method: string; path: RegExp; scope: Scope
   { method: "DELETE", path: /^\/v1\/breadcrumbs\/[^/]+\/?$/, scope: "write" },
   { method: "POST", path: /^\/v1\/nats\/credentials\/?$/, scope: "subscribe" },
   { method: "*", path: /^\/v1\/keys(\/[^/]+)?\/?$/, scope: "admin" },
+  { method: "GET", path: /^\/v1\/outbox\/parked\/?$/, scope: "admin" },
+  { method: "POST", path: /^\/v1\/outbox\/retry\/?$/, scope: "admin" },
 ];
 
 export function scopeFor(method: string, path: string): Scope {

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../db/database.ts";
 import { apiKeys } from "../db/schema.ts";
+import type { PrincipalCache } from "../keys/principal-cache.ts";
 
 export interface Principal {
   owner: string;
@@ -22,27 +23,39 @@ function sameSecret(a: string, b: string): boolean {
 }
 
 /**
- * The seam issue 6 builds on (scopes, rate limits): a bearer token becomes an
- * owner and scopes. CRUMBS_TOKEN is the admin of owner `default`; other tokens
- * are api_keys rows looked up by sha256, not revoked and not expired.
+ * A bearer token becomes an owner and scopes. CRUMBS_TOKEN is the admin of owner `default`;
+ * other tokens are api_keys rows looked up by sha256, not revoked and not expired. With a
+ * cache, a key seen recently costs no database round trip (keys/principal-cache.ts says how
+ * revocation reaches every replica at once).
  */
-export function createAuthenticator(opts: { adminToken?: string; db: Db }): Authenticate {
+export function createAuthenticator(opts: { adminToken?: string; db: Db; cache?: PrincipalCache }): Authenticate {
   return async (token) => {
     if (opts.adminToken && sameSecret(token, opts.adminToken)) {
       return { owner: ADMIN_OWNER, scopes: ["*"], actor: "admin" };
     }
+    const hash = hashToken(token);
+    const cached = opts.cache?.get(hash);
+    if (cached) return cached;
     const [row] = await opts.db
-      .select({ id: apiKeys.id, owner: apiKeys.owner, scopes: apiKeys.scopes, name: apiKeys.name })
+      .select({
+        id: apiKeys.id,
+        owner: apiKeys.owner,
+        scopes: apiKeys.scopes,
+        name: apiKeys.name,
+        expires_at: apiKeys.expires_at,
+      })
       .from(apiKeys)
       .where(
         and(
-          eq(apiKeys.token_hash, hashToken(token)),
+          eq(apiKeys.token_hash, hash),
           isNull(apiKeys.revoked_at),
           or(isNull(apiKeys.expires_at), gt(apiKeys.expires_at, sql`now()`)),
         ),
       );
     if (!row) return undefined;
-    return { owner: row.owner, scopes: row.scopes, actor: row.name ? `key:${row.name}` : `key:${row.id}` };
+    const principal = { owner: row.owner, scopes: row.scopes, actor: row.name ? `key:${row.name}` : `key:${row.id}` };
+    opts.cache?.set(hash, principal, row.expires_at);
+    return principal;
   };
 }
 

@@ -2,6 +2,7 @@ import type { Database } from "../db/database.ts";
 import type { StoreDeps } from "../store/index.ts";
 import type { ChangeNotifier } from "../notifier.ts";
 import type { Principal } from "./auth.ts";
+import type { StreamSlots } from "./stream-slots.ts";
 
 export type AppEnv = { Variables: { principal: Principal } };
 
@@ -13,4 +14,6 @@ export interface RouteDeps {
   schemaDefHints(owner: string, schemaName: string): Promise<unknown>;
   notifier: ChangeNotifier;
   ssePingMs: number;
+  /** Open SSE streams per token. */
+  streamSlots: StreamSlots;
 }

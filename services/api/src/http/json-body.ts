@@ -12,6 +12,29 @@ export const MAX_JSON_DEPTH = 64;
 export async function readJsonBody(c: Context, limit: number): Promise<unknown> {
   const declared = c.req.header("content-length");
   if (declared !== undefined && Number(declared) > limit) throw new PayloadTooLargeError(limit);
+  // With a Content-Length (checked above) Node's HTTP parser delivers exactly that many bytes, so
+  // the body can be read in one piece: @hono/node-server then reads the socket directly instead of
+  // through a web ReadableStream, about a tenth of the API's CPU per PATCH in a profile. Without
+  // one (chunked), the stream is read with the size counted as it arrives.
+  const bytes = declared !== undefined ? new Uint8Array(await c.req.raw.arrayBuffer()) : await readLimited(c, limit);
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new InvalidJsonError("the body is not valid UTF-8");
+  }
+  if (text.trim() === "") throw new InvalidJsonError("a JSON body is required");
+  if (jsonTextDepthExceeds(text, MAX_JSON_DEPTH)) {
+    throw new InvalidRequestError(`JSON nesting deeper than ${MAX_JSON_DEPTH} levels`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new InvalidJsonError(`the body is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+async function readLimited(c: Context, limit: number): Promise<Uint8Array> {
   const stream = c.req.raw.body;
   if (!stream) throw new InvalidJsonError("a JSON body is required");
   const chunks: Uint8Array[] = [];
@@ -27,19 +50,5 @@ export async function readJsonBody(c: Context, limit: number): Promise<unknown> 
     }
     chunks.push(value);
   }
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
-  } catch {
-    throw new InvalidJsonError("the body is not valid UTF-8");
-  }
-  if (text.trim() === "") throw new InvalidJsonError("a JSON body is required");
-  if (jsonTextDepthExceeds(text, MAX_JSON_DEPTH)) {
-    throw new InvalidRequestError(`JSON nesting deeper than ${MAX_JSON_DEPTH} levels`);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    throw new InvalidJsonError(`the body is not valid JSON: ${(err as Error).message}`);
-  }
+  return Buffer.concat(chunks);
 }

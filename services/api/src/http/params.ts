@@ -62,10 +62,16 @@ export function parseQuery<T extends z.ZodType>(schema: T, query: Record<string,
 
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
   const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    throw new InvalidRequestError("the body does not match the request schema", { issues: parsed.error.issues });
-  }
+  if (!parsed.success) throw bodyError(parsed.error.issues);
   return parsed.data;
+}
+
+/** 400 whose message names the first offending field (`ttl_seconds: Too big: ...`); every issue is in details. */
+export function bodyError(issues: z.core.$ZodIssue[]): InvalidRequestError {
+  const first = issues[0];
+  const field = first?.path.length ? first.path.map(String).join(".") : undefined;
+  const what = field ? `body field ${field}: ${first?.message ?? "invalid"}` : (first?.message ?? "invalid");
+  return new InvalidRequestError(`the body does not match the request schema: ${what}`, { issues });
 }
 
 export const limitParam = (max: number, dflt: number) => z.coerce.number().int().min(1).max(max).default(dflt);

@@ -33,8 +33,17 @@ export async function streamEvents(stream: SSEStreamingApi, opts: StreamOptions)
   // Subscribe before reading the starting point, so nothing committed in between is missed.
   const unsubscribe = opts.notifier.subscribe(opts.owner, poke);
   stream.onAbort(poke);
+  // A heartbeat still unwritten when the next is due means the client stopped reading (a dead
+  // peer, a full socket buffer): close the stream and free its slot instead of holding it forever.
+  let pingPending = false;
   const ping = setInterval(() => {
-    void stream.write(": ping\n\n").catch(() => {});
+    if (pingPending) {
+      stream.abort();
+      poke();
+      return;
+    }
+    pingPending = true;
+    void stream.write(": ping\n\n").finally(() => (pingPending = false));
   }, opts.pingMs);
   try {
     let last = opts.after ?? (await currentSeq(opts.database, opts.owner));

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { validateContext, validateLlmHints, type Breadcrumb } from "@crumbs/schemas";
-import { InvalidRequestError } from "../errors.ts";
+import { bodyError } from "./params.ts";
 
 /**
  * Body schema check with the contract's split: a problem inside `llm_hints`
@@ -14,7 +14,7 @@ export function parseWriteBody<T extends z.ZodType>(schema: T, body: unknown): z
   if (hintsIssue && body && typeof body === "object" && "llm_hints" in body) {
     validateLlmHints((body as { llm_hints: unknown }).llm_hints);
   }
-  throw new InvalidRequestError("the body does not match the request schema", { issues: parsed.error.issues });
+  throw bodyError(parsed.error.issues);
 }
 
 /** Top-level hints compile (templates, paths) before anything is written. */

@@ -12,4 +12,8 @@ describe("parseDuration", () => {
   it("refuses what is not a positive duration", () => {
     for (const bad of ["", "0", "0d", "-1d", "1y", "1.5h", "d"]) expect(parseDuration(bad)).toBeUndefined();
   });
+  it("refuses what is longer than 10 years, however it is written", () => {
+    expect(parseDuration("520w")).toBe(520 * 604_800);
+    for (const bad of ["999999999w", "3651d", "315360001", "9999999999999"]) expect(parseDuration(bad)).toBeUndefined();
+  });
 });

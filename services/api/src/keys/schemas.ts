@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { OWNER_PATTERN } from "../nats-auth/permissions.ts";
 import { scopeSchema } from "../http/auth-scopes.ts";
-import { parseDuration } from "./duration.ts";
+import { MAX_DURATION_SECONDS, parseDuration } from "./duration.ts";
 
 export const ownerSchema = z
   .string()
@@ -11,13 +11,13 @@ export const createKeyBodySchema = z.strictObject({
   owner: ownerSchema.optional(),
   scopes: z.array(scopeSchema).min(1).max(4),
   name: z.string().min(1).max(100).regex(/^[\x21-\x7e]+( [\x21-\x7e]+)*$/, "visible ASCII").optional(),
-  /** `30d`, `12h`, ... or seconds. Absent: the key does not expire. */
+  /** `30d`, `12h`, ... or seconds, 1 s .. 10 years. Absent: the key does not expire. */
   expires_in: z
-    .union([z.string(), z.number().int()])
+    .union([z.string().max(20), z.number().int().min(1).max(MAX_DURATION_SECONDS)])
     .transform((v, ctx) => {
       const seconds = parseDuration(String(v));
       if (seconds === undefined) {
-        ctx.addIssue({ code: "custom", message: 'expires_in must be a duration such as "30d", "12h" or seconds' });
+        ctx.addIssue({ code: "custom", message: `expires_in must be a duration such as "30d", "12h" or seconds, from 1 s to ${MAX_DURATION_SECONDS} s (10 years)` });
         return z.NEVER;
       }
       return seconds;

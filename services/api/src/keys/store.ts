@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { and, desc, eq, isNull, type SQL } from "drizzle-orm";
+import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/database.ts";
 import { apiKeys } from "../db/schema.ts";
 import { hashToken } from "../http/auth.ts";
@@ -51,15 +51,26 @@ export async function listApiKeys(db: Db, owner: string | undefined): Promise<Ap
   return rows.map(view);
 }
 
+/**
+ * Every API process LISTENs here and drops its cached principals (keys/principal-cache.ts), so
+ * a revoked key stops working at once in every replica, not after the cache TTL.
+ */
+export const KEYS_CHANNEL = "crumbs_api_keys";
+
 /** True when a key of that owner (any owner when undefined) was found; revoking twice keeps the first time. */
 export async function revokeApiKey(db: Db, id: string, owner: string | undefined, now: Date): Promise<boolean> {
   const where: SQL[] = [eq(apiKeys.id, id)];
   if (owner !== undefined) where.push(eq(apiKeys.owner, owner));
   const [found] = await db.select({ id: apiKeys.id }).from(apiKeys).where(and(...where));
   if (!found) return false;
-  await db
-    .update(apiKeys)
-    .set({ revoked_at: now })
-    .where(and(...where, isNull(apiKeys.revoked_at)));
+  // One statement: the NOTIFY is sent when the update commits, never for an update that did not.
+  const ownerClause = owner === undefined ? sql`` : sql` and ${apiKeys.owner} = ${owner}`;
+  await db.execute(sql`
+    with r as (
+      update ${apiKeys} set ${sql.identifier(apiKeys.revoked_at.name)} = ${now.toISOString()}::timestamptz
+      where ${apiKeys.id} = ${id}${ownerClause} and ${apiKeys.revoked_at} is null
+      returning ${apiKeys.id}
+    )
+    select pg_notify(${KEYS_CHANNEL}, r.id::text) from r`);
   return true;
 }

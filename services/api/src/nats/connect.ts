@@ -1,11 +1,20 @@
 import { connect, Events, type Authenticator, type JetStreamClient, type NatsConnection } from "nats";
-import { ensureStream } from "./stream.ts";
+import { natsServers } from "@crumbs/schemas";
+import { ensureStream, type StreamLimits } from "./stream.ts";
+
+/** NATS's own default, used only if the server sent no INFO yet. */
+const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 
 export interface NatsLink {
   readonly nc: NatsConnection;
   readonly js: JetStreamClient;
   /** False between a disconnect and the next reconnect: the relay waits instead of queueing publishes. */
   connected(): boolean;
+  /**
+   * The server's `max_payload` from the connection's server info (updated on every
+   * reconnect, so a server restarted with another limit is followed).
+   */
+  maxPayload(): number;
   /** Called after every reconnect, once the stream was ensured again. */
   onReconnect(fn: () => void): () => void;
   close(): Promise<void>;
@@ -17,16 +26,20 @@ export async function connectNats(opts: {
   log?: (msg: string) => void;
   /** NATS credentials when the server is not open (see nats-auth/). */
   authenticator?: Authenticator;
+  /** Applied to the CRUMBS stream at connect and after every reconnect. */
+  streamLimits?: StreamLimits;
+  /** Copies of the CRUMBS stream across a NATS cluster (CRUMBS_STREAM_REPLICAS, default 1). */
+  streamReplicas?: number;
 }): Promise<NatsLink> {
   const nc = await connect({
-    servers: opts.url,
+    servers: natsServers(opts.url),
     name: opts.name ?? "crumbs-api",
     ...(opts.authenticator ? { authenticator: opts.authenticator } : {}),
     maxReconnectAttempts: -1,
     reconnectTimeWait: 250,
     pingInterval: 10_000,
   });
-  await ensureStream(nc);
+  await ensureStream(nc, opts.streamLimits, opts.streamReplicas);
   const js = nc.jetstream();
   let up = true;
   const listeners = new Set<() => void>();
@@ -38,7 +51,7 @@ export async function connectNats(opts: {
       } else if (s.type === Events.Reconnect) {
         // The server may have come back empty (new volume): ensure the stream before publishing again.
         try {
-          await ensureStream(nc);
+          await ensureStream(nc, opts.streamLimits, opts.streamReplicas);
           up = true;
         } catch (err) {
           opts.log?.(`nats reconnected but the stream could not be ensured: ${String(err)}`);
@@ -52,6 +65,7 @@ export async function connectNats(opts: {
     nc,
     js,
     connected: () => up && !nc.isClosed(),
+    maxPayload: () => nc.info?.max_payload ?? DEFAULT_MAX_PAYLOAD,
     onReconnect(fn) {
       listeners.add(fn);
       return () => listeners.delete(fn);

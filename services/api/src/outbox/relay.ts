@@ -1,10 +1,10 @@
 import { headers as natsHeaders } from "nats";
 import { sql } from "drizzle-orm";
-import { rowsOf, type Database } from "../db/database.ts";
+import { rowsOf, type Database, type Executor } from "../db/database.ts";
 import type { NatsLink } from "../nats/connect.ts";
+import { parkedOwners, parkRow } from "./parked.ts";
+import { isPermanentPublishError, prepareMessage } from "./prepare.ts";
 
-/** Writers fire this from inside their transaction (delivered at commit) so other replicas drain at once. */
-export const OUTBOX_CHANNEL = "crumbs_outbox";
 /** One relay at a time publishes, which keeps the stream in seq order across replicas. */
 const RELAY_LOCK_KEY = 0x63_72_75_6d_62_72n; // "crumbr"
 
@@ -16,6 +16,8 @@ export interface RelayOptions {
   pollMs?: number;
   publishTimeoutMs?: number;
   onPublished?(count: number): void;
+  /** Rows moved to the dead-letter table (outbox_parked). */
+  onParked?(count: number): void;
   log?(msg: string): void;
 }
 
@@ -29,7 +31,10 @@ interface OutboxRow {
 /**
  * Drains the outbox into JetStream in seq order. Rows are marked published in
  * the same transaction, after the publish acks; a crash between ack and commit
- * republishes, and `Nats-Msg-Id` dedup makes that harmless.
+ * republishes, and `Nats-Msg-Id` dedup makes that harmless. No row can stall
+ * the relay: an event larger than the server's max_payload goes out as its
+ * reference event, and a row that can never be published is parked
+ * (outbox_parked) with the later rows of its owner, while other owners flow.
  */
 export class OutboxRelay {
   private running: Promise<void> | undefined;
@@ -40,7 +45,6 @@ export class OutboxRelay {
   private failures = 0;
   private cleanups: (() => unknown)[] = [];
   private readonly batchSize: number;
-  private readonly enc = new TextEncoder();
 
   constructor(private readonly opts: RelayOptions) {
     this.batchSize = opts.batchSize ?? 200;
@@ -48,10 +52,6 @@ export class OutboxRelay {
 
   async start(): Promise<void> {
     this.cleanups.push(this.opts.nats.onReconnect(() => this.kick()));
-    if (this.opts.database.listen) {
-      const unlisten = await this.opts.database.listen(OUTBOX_CHANNEL, () => this.kick());
-      this.cleanups.push(unlisten);
-    }
     this.timer = setInterval(() => this.kick(), this.opts.pollMs ?? 1_000);
     this.timer.unref();
     this.kick();
@@ -124,21 +124,61 @@ export class OutboxRelay {
           for update skip locked`),
       );
       if (rows.length === 0) return "idle";
+      const { send, parked } = await this.sort(tx, rows);
+      for (const p of parked) await this.park(tx, p.row, p.owner, p.reason);
       // After a failure, one batch goes one at a time (always makes progress); otherwise pipelined.
-      const { done, failure } = this.failures > 0 ? await this.publishInTurn(rows) : await this.publishPipelined(rows);
+      const { done, failure } = this.failures > 0 ? await this.publishInTurn(send) : await this.publishPipelined(send);
       if (done > 0) {
-        const seqs = JSON.stringify(rows.slice(0, done).map((r) => Number(r.seq)));
+        const seqs = JSON.stringify(send.slice(0, done).map((m) => Number(m.row.seq)));
         await tx.execute(sql`
           update outbox set published_at = now()
           where seq in (select jsonb_array_elements_text(${seqs}::jsonb)::bigint)`);
         this.opts.onPublished?.(done);
       }
       if (failure !== undefined) {
-        this.opts.log?.(`outbox relay: publish failed, will retry: ${String(failure)}`);
-        return "failed";
+        const failed = send[done]!;
+        if (!isPermanentPublishError(failure)) {
+          this.opts.log?.(`outbox relay: publish failed, will retry: ${String(failure)}`);
+          return "failed";
+        }
+        // The rows after it were refused only because it is missing: the next batch sends them.
+        await this.park(tx, failed.row, failed.owner, `publish refused: ${String(failure)}`);
+        return "more";
       }
-      return rows.length === this.batchSize ? "more" : "idle";
+      return rows.length === this.batchSize || parked.length > 0 ? "more" : "idle";
     });
+  }
+
+  /**
+   * Splits a batch into what goes out (the event, or its reference event when
+   * only that fits max_payload) and what parks: rows nothing can be published
+   * for, and rows of an owner with an earlier parked row (held, so that the
+   * owner's order holds once they are retried).
+   */
+  private async sort(tx: Executor, rows: OutboxRow[]) {
+    const heldFrom = await parkedOwners(tx);
+    const maxPayload = this.opts.nats.maxPayload();
+    const send: Outgoing[] = [];
+    const parked: { row: OutboxRow; owner: string; reason: string }[] = [];
+    for (const row of rows) {
+      const p = prepareMessage(row, maxPayload);
+      const held = heldFrom.get(p.owner);
+      if (held !== undefined && held < Number(row.seq)) {
+        parked.push({ row, owner: p.owner, reason: `held behind parked seq ${held} of owner ${p.owner}` });
+      } else if (p.kind === "park") {
+        parked.push({ row, owner: p.owner, reason: p.reason });
+        heldFrom.set(p.owner, Number(row.seq));
+      } else {
+        send.push({ row, owner: p.owner, data: p.data });
+      }
+    }
+    return { send, parked };
+  }
+
+  private async park(tx: Executor, row: OutboxRow, owner: string, reason: string): Promise<void> {
+    await parkRow(tx, row.seq, owner, reason);
+    this.opts.onParked?.(1);
+    this.opts.log?.(`outbox relay: parked seq ${row.seq} (${row.subject}): ${reason}`);
   }
 
   /**
@@ -149,19 +189,19 @@ export class OutboxRelay {
    * needs no check, every row before it is acked already. Only the acked prefix is
    * marked; the rest is retried, and Nats-Msg-Id dedup makes republishing harmless.
    */
-  private async publishPipelined(rows: OutboxRow[]): Promise<Published> {
-    const acks = await Promise.allSettled(rows.map((row, i) => this.publish(row, rows[i - 1]?.msg_id)));
+  private async publishPipelined(rows: Outgoing[]): Promise<Published> {
+    const acks = await Promise.allSettled(rows.map((m, i) => this.publish(m, rows[i - 1]?.row.msg_id)));
     const firstFailed = acks.findIndex((a) => a.status === "rejected");
     if (firstFailed === -1) return { done: rows.length };
     return { done: firstFailed, failure: (acks[firstFailed] as PromiseRejectedResult).reason };
   }
 
   /** One at a time, each acked before the next: the careful path after a failure. */
-  private async publishInTurn(rows: OutboxRow[]): Promise<Published> {
+  private async publishInTurn(rows: Outgoing[]): Promise<Published> {
     let done = 0;
-    for (const row of rows) {
+    for (const m of rows) {
       try {
-        await this.publish(row);
+        await this.publish(m);
         done++;
       } catch (failure) {
         return { done, failure };
@@ -170,11 +210,11 @@ export class OutboxRelay {
     return { done };
   }
 
-  private async publish(row: OutboxRow, previousMsgId?: string): Promise<void> {
+  private async publish(m: Outgoing, previousMsgId?: string): Promise<void> {
     const h = natsHeaders();
     h.set("Content-Type", "application/json");
-    await this.opts.nats.js.publish(row.subject, this.enc.encode(JSON.stringify(row.payload)), {
-      msgID: row.msg_id,
+    await this.opts.nats.js.publish(m.row.subject, m.data, {
+      msgID: m.row.msg_id,
       headers: h,
       timeout: this.opts.publishTimeoutMs ?? 3_000,
       ...(previousMsgId !== undefined ? { expect: { lastMsgID: previousMsgId } } : {}),
@@ -191,6 +231,12 @@ export class OutboxRelay {
 }
 
 type Outcome = "idle" | "more" | "busy" | "failed";
+
+interface Outgoing {
+  row: OutboxRow;
+  owner: string;
+  data: Uint8Array;
+}
 
 interface Published {
   /** Rows acked, a prefix of the batch. */

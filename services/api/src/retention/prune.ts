@@ -8,7 +8,8 @@ import type { RetentionRule } from "./policy.ts";
  * newest `maxVersions` rows stay, and rows older than `maxAgeSeconds` go
  * except the newest one (so `/history` of a quiet breadcrumb is never empty).
  * A row whose event is still waiting in the outbox is never touched: the
- * relay must publish it first. Its published outbox row goes with it.
+ * relay must publish it first; nor a parked one (it waits for a retry).
+ * Its published outbox row goes with it.
  */
 export async function pruneSchemaHistory(
   database: Database,
@@ -30,6 +31,7 @@ export async function pruneSchemaHistory(
         ) r
         LEFT JOIN outbox o ON o.seq = r.seq
         WHERE (o.seq IS NULL OR o.published_at IS NOT NULL)
+          AND NOT EXISTS (SELECT 1 FROM outbox_parked p WHERE p.seq = r.seq)
           AND (
             (${maxVersions}::int IS NOT NULL AND r.rn > ${maxVersions}::int)
             OR (${maxAge}::int IS NOT NULL AND r.rn > 1 AND r.at < now() - make_interval(secs => ${maxAge}::int))

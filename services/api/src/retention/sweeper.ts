@@ -1,11 +1,17 @@
 import type { StoreDeps } from "../store/store-deps.ts";
+import { prunePublished } from "../outbox/parked.ts";
 import { expireDue } from "../store/expiry.ts";
+import { pruneIdempotencyKeys } from "../store/idempotency.ts";
 import type { RetentionPolicy } from "./policy.ts";
 import { pruneSchemaHistory } from "./prune.ts";
 
 export interface SweeperOptions {
   store: StoreDeps;
   policy: RetentionPolicy;
+  /** Idempotency keys older than this go (default 24 h). */
+  idempotencyTtlSeconds?: number;
+  /** Published outbox rows older than this go (default 300 s). */
+  outboxKeepSeconds?: number;
   /** Pause between sweeps. */
   intervalMs?: number;
   /** Rows per statement: small, so a sweep never holds locks long enough to slow writes. */
@@ -16,11 +22,14 @@ export interface SweeperOptions {
 export interface SweepResult {
   expired: number;
   pruned: number;
+  idempotencyKeys: number;
+  outboxRows: number;
 }
 
 /**
- * Background housekeeping: TTL expiry (with deleted events) and history
- * retention, in small batches on a timer, never on the write path.
+ * Background housekeeping: TTL expiry (with deleted events), history
+ * retention, expired idempotency keys and published outbox rows, in small
+ * batches on a timer, never on the write path.
  */
 export class RetentionSweeper {
   private timer: NodeJS.Timeout | undefined;
@@ -59,7 +68,7 @@ export class RetentionSweeper {
    * a batch comes back short, or after `maxBatches` so one pass stays bounded.
    */
   async sweep(maxBatches = 50): Promise<SweepResult> {
-    const result: SweepResult = { expired: 0, pruned: 0 };
+    const result: SweepResult = { expired: 0, pruned: 0, idempotencyKeys: 0, outboxRows: 0 };
     for (let i = 0; i < maxBatches && !this.stopped; i++) {
       const n = await expireDue(this.opts.store, this.batchSize);
       result.expired += n;
@@ -72,6 +81,21 @@ export class RetentionSweeper {
         if (n < this.batchSize) break;
       }
     }
+    const { db } = this.opts.store.database;
+    result.idempotencyKeys = await this.batched(maxBatches, (n) =>
+      pruneIdempotencyKeys(db, this.opts.idempotencyTtlSeconds ?? 86_400, n),
+    );
+    result.outboxRows = await this.batched(maxBatches, (n) => prunePublished(db, this.opts.outboxKeepSeconds ?? 300, n));
     return result;
+  }
+
+  private async batched(maxBatches: number, step: (limit: number) => Promise<number>): Promise<number> {
+    let total = 0;
+    for (let i = 0; i < maxBatches && !this.stopped; i++) {
+      const n = await step(this.batchSize);
+      total += n;
+      if (n < this.batchSize) break;
+    }
+    return total;
   }
 }

@@ -22,10 +22,14 @@ export async function expireDue(deps: StoreDeps, limit: number): Promise<number>
       .limit(limit)
       .for("update", { skipLocked: true });
     const rows = await tx.delete(breadcrumbs).where(inArray(breadcrumbs.id, due)).returning();
-    rows.sort((a, b) => (a.expires_at?.getTime() ?? 0) - (b.expires_at?.getTime() ?? 0));
+    // Owner by owner (each owner's commit lock is taken once, in one order: two sweepers never
+    // deadlock), each owner's rows in expiry order.
+    rows.sort(
+      (a, b) =>
+        (a.owner < b.owner ? -1 : a.owner > b.owner ? 1 : 0) ||
+        (a.expires_at?.getTime() ?? 0) - (b.expires_at?.getTime() ?? 0),
+    );
     const at = iso(deps.now());
-    // recordChange takes the seq counter lock on its first call and holds it to commit; every
-    // statement after it is another recordChange, so the lock is still held only briefly.
     for (const row of rows) {
       await recordChange(tx, "deleted", breadcrumbFromRow(row), at);
       owners.add(row.owner);

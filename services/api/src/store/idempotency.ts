@@ -1,4 +1,5 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { rowsOf } from "../db/database.ts";
 import { idempotencyKeys } from "../db/schema.ts";
 import type { Executor, Tx } from "../db/database.ts";
 import { IdempotencyKeyReusedError } from "../errors.ts";
@@ -53,4 +54,20 @@ export async function saveIdempotent(
     .onConflictDoNothing()
     .returning({ key: idempotencyKeys.key });
   if (inserted.length === 0) throw new IdempotencyRace();
+}
+
+/**
+ * Deletes up to `limit` keys older than `ttlSeconds` (the sweeper's job): a key
+ * guards retries of one request, not forever. The created_at index keeps it cheap.
+ */
+export async function pruneIdempotencyKeys(db: Executor, ttlSeconds: number, limit: number): Promise<number> {
+  const rows = rowsOf(
+    await db.execute(sql`
+      delete from idempotency_keys where (owner, key) in (
+        select owner, key from idempotency_keys
+        where created_at < now() - make_interval(secs => ${ttlSeconds}::int)
+        order by created_at limit ${limit})
+      returning key`),
+  );
+  return rows.length;
 }

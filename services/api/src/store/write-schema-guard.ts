@@ -23,12 +23,14 @@ export function schemaGuard(check: ContentCheck, context: unknown): SQL | undefi
       return false;
     }
   };
-  const known = Object.keys(knownContextSchemas);
-  if (known.includes(UNKNOWN_SCHEMA)) throw new Error(`${UNKNOWN_SCHEMA} must not be a known schema`);
-  const accepted = known.filter(accepts);
-  if (accepts(UNKNOWN_SCHEMA)) {
-    const refused = known.filter((k) => !accepted.includes(k));
-    return refused.length === 0 ? undefined : sql`schema_name <> ALL(${textArray(refused)})`;
-  }
-  return accepted.length === 0 ? sql`false` : sql`schema_name = ANY(${textArray(accepted)})`;
+  const known = Object.keys(knownContextSchemas) as (keyof typeof knownContextSchemas)[];
+  if ((known as string[]).includes(UNKNOWN_SCHEMA)) throw new Error(`${UNKNOWN_SCHEMA} must not be a known schema`);
+  // What every schema checks (an object, no __proto__ key, hints that compile) is what an unknown
+  // schema checks: if that fails, no schema accepts the context. Otherwise only the known schemas
+  // whose zod shape accepts it are run through the full check. This keeps a PATCH from building
+  // one thrown error per known schema (most of its CPU before: pprof of the write-path bench).
+  if (!accepts(UNKNOWN_SCHEMA)) return sql`false`;
+  const accepted = known.filter((k) => knownContextSchemas[k]?.safeParse(context).success && accepts(k));
+  const refused = known.filter((k) => !accepted.includes(k));
+  return refused.length === 0 ? undefined : sql`schema_name <> ALL(${textArray(refused)})`;
 }

@@ -3,6 +3,7 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import { subjectFor, type Breadcrumb } from "@crumbs/schemas";
 import { rowsOf, type Executor } from "../db/database.ts";
 import type { IdempotencyInput } from "./idempotency.ts";
+import { NEXT_SEQ, ownerCommitLock } from "./owner-order.ts";
 import type { ChangeType } from "./record-change.ts";
 
 /** A jsonb parameter; null and undefined become SQL NULL (never the JSON value null). */
@@ -46,16 +47,21 @@ export interface WrittenRow {
 
 /**
  * One write as ONE autocommit statement: the breadcrumbs change, then (only when it
- * hit a row) the idempotency row, the seq counter, history, outbox and the NOTIFY.
+ * hit a row) the idempotency row, the owner's commit lock and seq, history and outbox.
  *
- * Why one statement: the single `seq_counter` row lock makes seq order equal commit
- * order, and it is held from the counter UPDATE to the end of the commit. In one
- * statement the server commits right after it, so the lock never waits on a client
- * round trip. Each CTE feeds the next, which fixes their order: the counter is bumped
- * after the row change and after the idempotency insert (which may wait on a
- * concurrent request with the same key; waiting there while holding the counter
+ * Why one statement: the owner's commit lock (store/owner-order.ts) makes seq order
+ * equal commit order within the owner, and it is held from the moment it is taken to the
+ * end of the commit. In one statement the server commits right after it, so the lock
+ * never waits on a client round trip. Each CTE feeds the next, which fixes their order:
+ * the lock is taken after the row change and after the idempotency insert (which may
+ * wait on a concurrent request with the same key; waiting there while holding the lock
  * would deadlock with that request), and nothing is written when the change hit no row.
  * A failure anywhere (e.g. the idempotency key's unique violation) rolls back all of it.
+ *
+ * No NOTIFY: Postgres serialises every committing transaction that sent one on a single
+ * database-wide lock (the notification queue is filled in commit order), which pgbench showed
+ * as most backends waiting on `Lock:object`. The writing process kicks its own relay after the
+ * commit instead; if another replica's relay is publishing, it picks the row up in its batch.
  *
  * Returns undefined when the mutation matched no row.
  */
@@ -75,17 +81,15 @@ export async function executeWrite(db: Executor, w: WriteStatement): Promise<Wri
     WITH w AS (${w.mutation} RETURNING *),
     b AS (SELECT w.id, w.owner, w.version, w.schema_name, w.tags, ${BREADCRUMB_JSON} AS j FROM w)
     ${idemCte},
-    s AS (
-      UPDATE seq_counter SET value = value + 1
-      WHERE id = 1 AND EXISTS (SELECT 1 FROM ${idem ? sql`i` : sql`b`})
-      RETURNING value
-    ), h AS (
+    l AS (
+      SELECT ${ownerCommitLock(sql`b.owner`)} AS locked FROM b
+      WHERE EXISTS (SELECT 1 FROM ${idem ? sql`i` : sql`b`})
+    ),
+    s AS (SELECT ${NEXT_SEQ} AS value FROM l),
+    h AS (
       INSERT INTO breadcrumb_history (seq, breadcrumb_id, owner, version, event, schema_name, tags, breadcrumb, at)
       SELECT s.value, b.id, b.owner, b.version, ${w.type}::text, b.schema_name, b.tags, b.j, ${w.at}::timestamptz
       FROM s, b RETURNING seq
-    ), n AS (
-      -- Delivered at commit: wakes the relays of other replicas.
-      SELECT pg_notify('crumbs_outbox', '') AS sent
     ), o AS (
       INSERT INTO outbox (seq, subject, msg_id, payload)
       SELECT h.seq, ${subjectPrefix}::text || b.schema_name,
@@ -93,11 +97,12 @@ export async function executeWrite(db: Executor, w: WriteStatement): Promise<Wri
              jsonb_build_object('seq', h.seq, 'type', ${`breadcrumb.${w.type}`}::text, 'id', b.id, 'owner', b.owner,
                'schema_name', b.schema_name, 'title', b.j -> 'title', 'tags', b.j -> 'tags',
                'version', b.version, 'at', ${w.at}::text, 'breadcrumb', b.j)
-      FROM h, b, n RETURNING seq
+      FROM h, b RETURNING seq
     )
     SELECT b.j AS breadcrumb,
-           -- A missing counter row must not leave a row change without its event: fail the statement.
-           CASE WHEN o.seq IS NULL THEN ('seq_counter row missing, run the migrations ' || b.id::text)::bigint
+           -- A row change must never commit without its event: should the chain ever yield no
+           -- outbox row, fail the statement (and so roll it all back) instead of answering.
+           CASE WHEN o.seq IS NULL THEN ('no event written for ' || b.id::text)::bigint
                 ELSE o.seq END::text AS seq
     FROM b LEFT JOIN o ON true`);
   const row = rowsOf<{ breadcrumb: unknown; seq: string }>(result)[0];

@@ -5,6 +5,7 @@ import { getCommand } from "./get.ts";
 import { historyCommand } from "./history.ts";
 import { keysCommand } from "./keys.ts";
 import { migrateCommand } from "./migrate.ts";
+import { outboxCommand } from "./outbox.ts";
 import { putCommand } from "./put.ts";
 import { replayCommand } from "./replay.ts";
 import { runnerCommand } from "./runner.ts";
@@ -23,4 +24,5 @@ export const commands: readonly Command[] = [
   replayCommand,
   agentsCommand,
   keysCommand,
+  outboxCommand,
 ];

@@ -6,6 +6,7 @@ import type { AppEnv, RouteDeps } from "../context.ts";
 import { limitParam, parseQuery, selectorParam } from "../params.ts";
 import { InvalidRequestError } from "../../errors.ts";
 import { streamEvents } from "../sse.ts";
+import { bearerToken, hashToken } from "../auth.ts";
 
 const seqParam = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const timeParam = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
@@ -48,6 +49,8 @@ export function eventRoutes(deps: RouteDeps) {
       if (!parsed.success) throw new InvalidRequestError("Last-Event-ID must be a seq");
       after = parsed.data;
     }
+    // Last, after every check that can refuse the request: the slot is released when the stream ends.
+    const release = deps.streamSlots.acquire(hashToken(bearerToken(c.req.header("authorization")) ?? ""));
     return streamSSE(c, (stream) =>
       streamEvents(stream, {
         database: deps.database,
@@ -56,7 +59,7 @@ export function eventRoutes(deps: RouteDeps) {
         selector,
         after,
         pingMs: deps.ssePingMs,
-      }),
+      }).finally(release),
     );
   });
 

@@ -9,6 +9,7 @@ export function healthRoutes(deps: {
   nats?: NatsLink;
   metrics: Metrics;
   backlog?: () => Promise<number>;
+  parked?: () => Promise<number>;
 }) {
   const app = new Hono();
   let openapi: unknown;
@@ -28,8 +29,9 @@ export function healthRoutes(deps: {
 
   app.get("/metrics", async (c) => {
     const outboxBacklog = deps.backlog ? await deps.backlog().catch(() => undefined) : undefined;
+    const outboxParked = deps.parked ? await deps.parked().catch(() => undefined) : undefined;
     c.header("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-    return c.body(deps.metrics.render({ outboxBacklog }));
+    return c.body(deps.metrics.render({ outboxBacklog, outboxParked }));
   });
 
   app.get("/v1/openapi.json", (c) => c.json((openapi ??= buildOpenApi()) as object));

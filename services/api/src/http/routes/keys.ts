@@ -17,7 +17,13 @@ function forbidden(message: string): never {
 }
 
 /** `POST/GET/DELETE /v1/keys`, admin scope (checked by the scope middleware). */
-export function keyRoutes(deps: Pick<RouteDeps, "database" | "bodyLimitBytes"> & { now: () => Date }) {
+export function keyRoutes(
+  deps: Pick<RouteDeps, "database" | "bodyLimitBytes"> & {
+    now: () => Date;
+    /** This process forgets cached keys at once; other replicas hear the NOTIFY. */
+    onRevoked?: () => void;
+  },
+) {
   const app = new Hono<AppEnv>();
   const db = deps.database.db;
 
@@ -58,6 +64,7 @@ export function keyRoutes(deps: Pick<RouteDeps, "database" | "bodyLimitBytes"> &
     if (!UUID.test(id)) throw new NotFoundError(`key ${id.slice(0, 100)} not found`);
     const found = await revokeApiKey(db, id.toLowerCase(), isRootAdmin(principal) ? undefined : principal.owner, deps.now());
     if (!found) throw new NotFoundError(`key ${id} not found`);
+    deps.onRevoked?.();
     return c.body(null, 204);
   });
 

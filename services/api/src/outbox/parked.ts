@@ -1,0 +1,81 @@
+import { sql } from "drizzle-orm";
+import { rowsOf, type Executor } from "../db/database.ts";
+
+export interface ParkedRow {
+  seq: number;
+  owner: string;
+  subject: string;
+  msg_id: string;
+  reason: string;
+  created_at: string;
+  parked_at: string;
+}
+
+/** Moves one outbox row to the dead-letter table, inside the relay's transaction. */
+export async function parkRow(tx: Executor, seq: string, owner: string, reason: string): Promise<void> {
+  await tx.execute(sql`
+    with moved as (delete from outbox where seq = ${seq}::bigint returning seq, subject, msg_id, payload, created_at)
+    insert into outbox_parked (seq, owner, subject, msg_id, payload, reason, created_at)
+    select seq, ${owner}, subject, msg_id, payload, ${reason.slice(0, 1_000)}, created_at from moved`);
+}
+
+/** Per owner, the oldest parked seq: a later row of that owner is held behind it, so order per owner holds. */
+export async function parkedOwners(tx: Executor): Promise<Map<string, number>> {
+  const rows = rowsOf<{ owner: string; seq: string }>(
+    await tx.execute(sql`select owner, min(seq)::text as seq from outbox_parked group by owner`),
+  );
+  return new Map(rows.map((r) => [r.owner, Number(r.seq)]));
+}
+
+export async function listParked(db: Executor, q: { limit: number; after?: number }): Promise<ParkedRow[]> {
+  const rows = rowsOf<ParkedRow & { seq: string }>(
+    await db.execute(sql`
+      select seq::text as seq, owner, subject, msg_id, reason,
+             to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
+             to_char(parked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as parked_at
+      from outbox_parked where seq > ${q.after ?? 0} order by seq limit ${q.limit}`),
+  );
+  return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
+}
+
+export async function countParked(db: Executor): Promise<number> {
+  const [row] = rowsOf<{ n: string }>(await db.execute(sql`select count(*)::text as n from outbox_parked`));
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Moves parked rows back into the outbox, where the relay publishes them first
+ * (lowest seq). `seq` re-queues that row and the rows of its owner held behind it,
+ * so the owner's order holds; without `seq`, every parked row. Returns the seqs moved.
+ */
+export async function retryParked(db: Executor, seq?: number): Promise<number[]> {
+  const where =
+    seq === undefined
+      ? sql`true`
+      : sql`owner = (select owner from outbox_parked where seq = ${seq}) and seq >= ${seq}`;
+  const rows = rowsOf<{ seq: string }>(
+    await db.execute(sql`
+      with moved as (delete from outbox_parked where ${where} returning seq, subject, msg_id, payload, created_at)
+      insert into outbox (seq, subject, msg_id, payload, created_at)
+      select seq, subject, msg_id, payload, created_at from moved
+      returning seq::text as seq`),
+  );
+  return rows.map((r) => Number(r.seq)).sort((a, b) => a - b);
+}
+
+/**
+ * Published rows go after `keepSeconds`: the relay never reads them again
+ * (JetStream's Nats-Msg-Id window deduplicates a republish, not these rows).
+ * Bounded per call, like every sweeper step.
+ */
+export async function prunePublished(db: Executor, keepSeconds: number, limit: number): Promise<number> {
+  const rows = rowsOf(
+    await db.execute(sql`
+      delete from outbox where seq in (
+        select seq from outbox
+        where published_at is not null and published_at < now() - make_interval(secs => ${keepSeconds}::int)
+        order by seq limit ${limit})
+      returning seq`),
+  );
+  return rows.length;
+}

@@ -1,0 +1,62 @@
+import { parseSubject, referenceEventOf } from "@crumbs/schemas";
+
+/**
+ * Room kept for the headers JetStream adds (Nats-Msg-Id, Nats-Expected-Last-Msg-Id,
+ * Content-Type) and the HPUB line: the server's `max_payload` counts headers too.
+ */
+export const HEADER_ALLOWANCE_BYTES = 1_024;
+
+export interface OutboxMessage {
+  subject: string;
+  msg_id: string;
+  payload: unknown;
+}
+
+export type Prepared =
+  | { kind: "full" | "reference"; owner: string; data: Uint8Array }
+  | { kind: "park"; owner: string; reason: string };
+
+const enc = new TextEncoder();
+
+/**
+ * Decides what the relay sends for one row, without IO: the event itself when it
+ * fits `maxPayload`, its reference event (breadcrumb left out) when only that
+ * fits, and "park" when nothing can ever be published for it.
+ */
+export function prepareMessage(row: OutboxMessage, maxPayload: number): Prepared {
+  const parsed = parseSubject(row.subject);
+  const owner = parsed?.owner ?? ownerToken(row.subject);
+  if (!parsed) return { kind: "park", owner, reason: `invalid subject ${JSON.stringify(row.subject.slice(0, 300))}` };
+  const limit = maxPayload - HEADER_ALLOWANCE_BYTES - row.msg_id.length * 2;
+  const full = enc.encode(JSON.stringify(row.payload));
+  if (full.length <= limit) return { kind: "full", owner, data: full };
+  if (!isObject(row.payload)) return { kind: "park", owner, reason: `event of ${full.length} bytes exceeds max_payload ${maxPayload}` };
+  const ref = enc.encode(JSON.stringify(referenceEventOf(row.payload)));
+  if (ref.length <= limit) return { kind: "reference", owner, data: ref };
+  return {
+    kind: "park",
+    owner,
+    reason: `event of ${full.length} bytes and its reference event of ${ref.length} bytes exceed max_payload ${maxPayload}`,
+  };
+}
+
+/** The owner token of a subject that failed to parse, so the row still parks under someone. */
+function ownerToken(subject: string): string {
+  return subject.split(".")[1]?.slice(0, 64) || "(unknown)";
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Publish errors that retrying cannot fix. Everything else (timeouts, no
+ * responders while the stream is re-created, a wrong expected last id after
+ * an earlier rejection) is transient and retried with backoff.
+ */
+export function isPermanentPublishError(err: unknown): boolean {
+  const e = err as { code?: unknown; api_error?: { err_code?: number } } | undefined;
+  if (e?.code === "BAD_SUBJECT" || e?.code === "MAX_PAYLOAD_EXCEEDED" || e?.code === "BAD_PAYLOAD") return true;
+  // 10054: message size exceeds the stream's maximum.
+  return e?.api_error?.err_code === 10054;
+}
