@@ -1,5 +1,5 @@
 // A custom agent with the SDK: answers every chat message in its session.
-// Run: CRUMBS_URL=http://127.0.0.1:8081 CRUMBS_TOKEN=... NATS_URL=nats://127.0.0.1:4222 npx tsx agents/examples/sdk-echo-agent.ts
+// Run: CRUMBS_URL=http://127.0.0.1:8081 CRUMBS_TOKEN=... NATS_URL=nats://127.0.0.1:4222 NATS_CREDS=.crumbs/nats/auth/runner.creds npx tsx agents/examples/sdk-echo-agent.ts
 import { CrumbsClient } from "@crumbs/agent-sdk";
 
 const env = process.env;
@@ -7,6 +7,8 @@ const client = new CrumbsClient({
   url: env.CRUMBS_URL ?? "http://127.0.0.1:8081",
   token: env.CRUMBS_TOKEN ?? "",
   natsUrl: env.NATS_URL ?? "nats://127.0.0.1:4222",
+  // A locked NATS (npm start, docker compose): the runner's credentials, for a durable subscription.
+  ...(env.NATS_CREDS ? { natsCreds: env.NATS_CREDS } : {}),
 });
 
 const selector = JSON.parse(

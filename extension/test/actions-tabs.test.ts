@@ -75,5 +75,7 @@ describe("tab commands", () => {
     await fails(h, "open", { url: "javascript:alert(1)" }, "blocked_by_policy");
     await fails(h, "open", { url: "chrome://settings" }, "blocked_by_policy");
     await fails(h, "open", { url: "not a url" }, "invalid_params");
+    await fails(h, "open", { url: "file:///etc/passwd" }, "invalid_params");
+    await fails(h, "tab_new", { url: "file:///etc/passwd" }, "invalid_params");
   });
 });

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { waitFor } from "@crumbs/testkit";
-import type { RecordedRequest } from "@crumbs/testkit";
-import { resultsFor, sendAction, waitResult, type ResultContext } from "./e2e/actions.ts";
+import { refInPrompt, resultsFor, sendAction, waitResult, type ResultContext } from "./e2e/actions.ts";
 import { startE2E, waitForContext, type E2E } from "./e2e/stack.ts";
 
 // The whole loop as a user sees it in the side panel: a chat message makes the (fake) model click
@@ -24,14 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await e?.close();
 });
-
-/** The ref of `role "name"` in the snapshot the runner put in the model's prompt (as JSON text). */
-function refInPrompt(req: RecordedRequest, role: string, name: string): string {
-  const text = req.body.messages.map((m) => m.content ?? "").join("\n");
-  const ref = new RegExp(`${role} \\\\?"${name}\\\\?" \\[ref=([a-z0-9]+)\\]`).exec(text)?.[1];
-  if (!ref) throw new Error(`no ref for ${role} "${name}" in the prompt`);
-  return ref;
-}
 
 describe("side panel chat with an agent acting on the page", () => {
   it("a chat message makes the agent click by ref and type into a React field; the panel shows the answer", async () => {

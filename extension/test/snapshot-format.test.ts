@@ -58,8 +58,9 @@ describe("snapshot text format in Chromium", () => {
     // The password and the one-time code never show; the fields themselves do.
     expect(s.text).not.toContain("hunter2");
     expect(s.text).not.toContain("918273");
-    has(/^ {4}- textbox "Password" \[ref=e\d+\]$/);
-    has(/^ {4}- textbox "Code" \[ref=e\d+\]$/);
+    // Secret fields: marked (agents may not type into them), never with a value.
+    has(/^ {4}- textbox "Password" \[ref=e\d+\] \[secret\]$/);
+    has(/^ {4}- textbox "Code" \[ref=e\d+\] \[secret\]$/);
     await page.close();
   });
 

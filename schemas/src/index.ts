@@ -36,6 +36,7 @@ export { TEMPLATE_HELPERS } from "./lang/template-helpers.ts";
 export * from "./contract/page-context-schema.ts";
 export * from "./contract/browser-action-schema.ts";
 export * from "./contract/action-result-schema.ts";
+export * from "./contract/task-cancel-schema.ts";
 export * from "./contract/agent-schemas.ts";
 export { knownContextSchemas, isKnownSchema, validateContext } from "./contract/known-schemas.ts";
 

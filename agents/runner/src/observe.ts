@@ -2,6 +2,8 @@ import { ApiResponseError, type Breadcrumb, type BreadcrumbEvent, type CrumbsHtt
 import type { Agent } from "./agent-def.ts";
 import type { ToolStep } from "./prompt.ts";
 import { actionResultRefSchema, taskSchema, type Task } from "./task.ts";
+import { isTaskCancelled, recordCancelled } from "./cancel.ts";
+import { tagValue } from "./context-selectors.ts";
 import { runStep, type ThinkDeps } from "./think.ts";
 import { toolNameFor, type BrowserAction } from "./llm/browser-tools.ts";
 
@@ -27,6 +29,13 @@ export async function handleActionResult(
   const task = parsedTask.data;
   const agent = findAgent(action.owner, task.agent_id);
   if (!agent) return;
+  // Stopped by the user: no further step. A `cancelled` result says so even before the cancel
+  // breadcrumb is readable.
+  const ref = { agentId: task.agent_id, root: task.root, session: task.session_id };
+  if (result.data.code === "cancelled" || (await isTaskCancelled(deps.http, ref, action.created_at))) {
+    await recordCancelled(deps.http, ref, tagValue(action, "extension"));
+    return;
+  }
 
   const actions = await actionsOfTask(deps.http, task);
   const latestStep = Math.max(...actions.map((a) => taskOf(a).step));

@@ -11,12 +11,18 @@ export interface OutputTarget {
   step: number;
   session: string;
   extension: string | undefined;
+  maxSteps?: number;
 }
 
 export interface PlannedAction {
   toolCallId: string;
   action: BrowserAction;
   params: Record<string, unknown>;
+  /**
+   * Refused by the runner before any browser saw it (a secret field): stored with its value
+   * withheld, addressed to no extension, and answered here with this result.
+   */
+  refusal?: { code: "blocked_by_policy"; message: string };
 }
 
 const READ_ONLY = new Set<string>([
@@ -31,7 +37,10 @@ const READ_ONLY = new Set<string>([
   "focus",
 ]);
 
-/** Risk the extension uses to ask the user first: submitting a form has effects outside the page. */
+/**
+ * The writer's hint. The extension decides the risk itself from what the action will do on the
+ * page; this can only raise it.
+ */
 export function riskOf(action: BrowserAction): "low" | "medium" | "high" {
   if (action === "submit") return "high";
   return READ_ONLY.has(action) ? "low" : "medium";
@@ -56,6 +65,7 @@ export async function writeOutputs(
   const { agent, root, step, session, extension } = target;
   const agentId = agent.def.agent_id;
   const written: Breadcrumb[] = [];
+  const refused: Array<{ b: Breadcrumb; a: PlannedAction & { refusal: NonNullable<PlannedAction["refusal"]> }; key: string; requestId: string }> = [];
   let n = 0;
   for (const [index, a] of out.actions.entries()) {
     if (!extension) break;
@@ -67,26 +77,56 @@ export async function writeOutputs(
       step,
       tool_call_id: a.toolCallId,
       index,
+      ...(target.maxSteps ? { max_steps: target.maxSteps } : {}),
     };
+    const requestId = requestIdFor(key);
+    // A refused action names no extension (no extension:<id> tag), so no browser runs it.
+    const tags = a.refusal
+      ? ["browser:action", "browser:refused", `session:${session}`, `agent:${agentId}`]
+      : ["browser:action", `extension:${extension}`, `session:${session}`, `agent:${agentId}`];
     // null: a redelivery where the model chose differently; the first write stands.
     const b = await createOnce(
       http,
       {
         schema_name: "browser.action.v1",
-        title: `${agentId}: ${a.action}${describeTarget(a.params)}`,
-        tags: ["browser:action", `extension:${extension}`, `session:${session}`, `agent:${agentId}`],
+        title: `${agentId}: ${a.action}${describeTarget(a.params)}${a.refusal ? " (refused)" : ""}`,
+        tags,
         context: {
           action: a.action,
           params: a.params,
           target_extension: extension,
-          request_id: requestIdFor(key),
+          request_id: requestId,
           risk: riskOf(a.action),
           task,
+          ...(a.refusal ? { refused: a.refusal } : {}),
         },
       },
       key,
     );
     if (b) written.push(b);
+    if (b && a.refusal) refused.push({ b, a: { ...a, refusal: a.refusal }, key, requestId });
+  }
+  // After every action of the step exists: a result continues the task once all of the step's are in.
+  for (const { b, a, key, requestId } of refused) {
+    // The answer the model reads, as if a browser had refused it; it continues the task like any result.
+    const r = await createOnce(
+      http,
+      {
+        schema_name: "browser.action.result.v1",
+        title: `${agentId}: ${a.action}: ${a.refusal.code}`,
+        tags: ["browser:action-result", "browser:refused", `session:${session}`, `agent:${agentId}`],
+        context: {
+          request_id: requestId,
+          action_id: b.id,
+          status: "error",
+          code: a.refusal.code,
+          message: a.refusal.message,
+          observation: { url: "", title: "", url_changed: false },
+        },
+      },
+      `${key}:refused`,
+    );
+    if (r) written.push(r);
   }
   if (out.text !== undefined) {
     const tags = ["agent:response", `session:${session}`, `agent:${agentId}`];

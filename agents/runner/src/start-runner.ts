@@ -13,6 +13,8 @@ import { jsonLogger, type Logger } from "./log.ts";
 import { keepHealthFile } from "./health-file.ts";
 import { connectRunnerNats } from "./nats-connect.ts";
 import { handleActionResult } from "./observe.ts";
+import { handleCancel } from "./cancel.ts";
+import { TASK_CANCEL_SCHEMA } from "@crumbs/schemas";
 import type { ThinkDeps } from "./think.ts";
 
 export interface RunnerOptions extends RunnerConfig {
@@ -30,6 +32,7 @@ export interface Runner {
 }
 
 const RESULTS_CONSUMER = "crumbs_runner_action_results";
+const CANCELS_CONSUMER = "crumbs_runner_task_cancels";
 
 /**
  * Host every agent.def.v1 the token can see. Definitions are loaded at start
@@ -108,6 +111,19 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
           ackWaitMs,
           onError: (err, event) =>
             log.error("action result failed", { result: event?.id, error: String(err) }),
+        },
+      ),
+    );
+    subs.push(
+      await subscribeEvents(
+        nc,
+        { schema_name: TASK_CANCEL_SCHEMA },
+        (e) => handleCancel(http, (o, a) => registry.find(o, a), e),
+        {
+          queue: CANCELS_CONSUMER,
+          types: ["created"],
+          ackWaitMs,
+          onError: (err, event) => log.error("task cancel failed", { cancel: event?.id, error: String(err) }),
         },
       ),
     );

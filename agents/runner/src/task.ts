@@ -12,6 +12,8 @@ export const taskSchema = z.object({
   step: z.number().int().min(1),
   tool_call_id: z.string(),
   index: z.number().int().min(0),
+  /** The runner's step limit, for people watching the task (the side panel's "step n of max"). */
+  max_steps: z.number().int().min(1).optional(),
 });
 export type Task = z.infer<typeof taskSchema>;
 
@@ -19,6 +21,7 @@ export const actionResultRefSchema = z.looseObject({
   request_id: z.string(),
   action_id: z.string().optional(),
   status: z.string(),
+  code: z.string().optional(),
 });
 
 /** Idempotency key of output `n` (from 0) of a task's `step` (from 1). */

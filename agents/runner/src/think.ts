@@ -5,7 +5,9 @@ import { browserTools, parseToolCall } from "./llm/browser-tools.ts";
 import { ModelError, chatCompletion } from "./llm/chat-completion.ts";
 import { routeModel, type ModelEndpoints } from "./llm/model-route.ts";
 import type { Logger } from "./log.ts";
+import { isTaskCancelled, recordCancelled } from "./cancel.ts";
 import { writeOutputs, type PlannedAction } from "./outputs.ts";
+import { SECRET_REFUSAL, isSecretTarget, secretKnowledge, withheld } from "./secrets.ts";
 import { buildMessages, type ToolStep, type ViewedBreadcrumb } from "./prompt.ts";
 
 export interface ThinkDeps {
@@ -39,7 +41,7 @@ export async function runStep(deps: ThinkDeps, input: StepInput): Promise<void> 
   const session = sessionOf(trigger) ?? "default";
   const extension =
     tagValue(trigger, "extension") ?? contexts.map((c) => tagValue(c.raw, "extension")).find(Boolean);
-  const target = { agent, root: input.root, step, session, extension };
+  const target = { agent, root: input.root, step, session, extension, maxSteps: deps.maxSteps };
   const answer = (text: string) => writeOutputs(deps.http, target, { actions: [], text });
 
   const route = routeModel(def.model, deps.endpoints);
@@ -83,6 +85,10 @@ export async function runStep(deps: ThinkDeps, input: StepInput): Promise<void> 
     return void (await answer(`The model call failed (${err.code}): ${err.message}`));
   }
 
+  // The user may have pressed Stop while the model was thinking: nothing of this answer is done.
+  const task = { agentId: def.agent_id, root: input.root, session };
+  if (await isTaskCancelled(deps.http, task, trigger.created_at)) return void (await recordCancelled(deps.http, task, extension));
+
   const actions: PlannedAction[] = [];
   const problems: string[] = [];
   // The last step offers no tools, but a model may call one anyway: acting on it would run the
@@ -90,10 +96,22 @@ export async function runStep(deps: ThinkDeps, input: StepInput): Promise<void> 
   if (lastStep && result.toolCalls.length) {
     problems.push(`the task reached its limit of ${deps.maxSteps} steps`);
   }
+  const known = secretKnowledge(
+    contexts.map((c) => c.raw.context),
+    input.steps.flatMap((s) => Object.values(s.results)),
+  );
   for (const call of lastStep ? [] : result.toolCalls) {
     const parsed = parseToolCall(call.function.name, call.function.arguments, def.tools);
-    if (parsed.ok) actions.push({ toolCallId: call.id, action: parsed.action, params: parsed.params });
-    else problems.push(parsed.error);
+    if (!parsed.ok) problems.push(parsed.error);
+    else if (isSecretTarget(parsed.action, parsed.params, known)) {
+      // Refused before it is written: the value goes into no breadcrumb and no history row.
+      actions.push({
+        toolCallId: call.id,
+        action: parsed.action,
+        params: withheld(parsed.params),
+        refusal: { code: "blocked_by_policy", message: SECRET_REFUSAL },
+      });
+    } else actions.push({ toolCallId: call.id, action: parsed.action, params: parsed.params });
   }
   if (actions.length && !extension) {
     problems.push(

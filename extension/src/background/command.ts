@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { BROWSER_ACTIONS } from "@crumbs/schemas/browser-action";
 import { actionErrorCodeSchema } from "../content/action-error.ts";
+import { guardSchema } from "../content/guard-schema.ts";
+import { assessmentSchema } from "../content/messages.ts";
 
 /** Actions the worker runs with chrome.tabs; `tab` is seed 001's form (`params.action`). */
 export const TAB_ACTIONS = ["open", "tab_new", "tab_list", "tab_switch", "tab_close", "tab"] as const;
@@ -11,6 +13,8 @@ export const commandSchema = z.object({
   type: z.enum([...BROWSER_ACTIONS, "tab"]),
   params: z.record(z.string(), z.unknown()).default({}),
   tab_id: z.number().int().optional(),
+  /** From the bus: the checks the page runs right before a write action (content/guard.ts). */
+  guard: guardSchema.optional(),
 });
 export type Command = z.infer<typeof commandSchema>;
 
@@ -19,6 +23,8 @@ export const executeResultSchema = z.object({
   data: z.unknown().optional(),
   error: z.string().optional(),
   code: actionErrorCodeSchema.optional(),
+  /** The action did not run: it waits for the user's confirmation of this. */
+  confirm: assessmentSchema.optional(),
 });
 export type ExecuteResult = z.infer<typeof executeResultSchema>;
 

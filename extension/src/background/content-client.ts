@@ -1,7 +1,10 @@
-import { ActionError } from "../content/action-error.ts";
+import { ActionError, NeedsConfirmation } from "../content/action-error.ts";
 import { contentResponseSchema, type ContentRequest } from "../content/messages.ts";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** An error the page's content script answered with (as opposed to a frame that could not be reached). */
+export class PageRefusal extends ActionError {}
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -48,6 +51,6 @@ export async function sendToFrame(
   const parsed = contentResponseSchema.safeParse(raw);
   if (!parsed.success) throw new ActionError("not_found", `${what} gave no usable answer`);
   const res = parsed.data;
-  if (!res.ok) throw new ActionError(res.code, res.message);
+  if (!res.ok) throw res.confirm ? new NeedsConfirmation(res.confirm) : new PageRefusal(res.code, res.message);
   return { data: res.data, docId: res.doc_id };
 }

@@ -1,7 +1,8 @@
 import { ActionError } from "../content/action-error.ts";
 import { parseRef } from "../snapshot/stitch.ts";
 import type { Command } from "./command.ts";
-import { DEFAULT_TIMEOUT_MS, sendToFrame } from "./content-client.ts";
+import { DEFAULT_TIMEOUT_MS, PageRefusal, sendToFrame } from "./content-client.ts";
+import { NeedsConfirmation } from "../content/action-error.ts";
 import { docIdFor } from "./doc-ids.ts";
 
 const MAX_TIMEOUT_MS = 120_000;
@@ -33,13 +34,15 @@ export async function runElementAction(tab: chrome.tabs.Tab, cmd: Command): Prom
     const { data } = await sendToFrame(
       tabId,
       frameId,
-      { kind: "action", name: cmd.type, params, expect_doc: expectDoc },
+      { kind: "action", name: cmd.type, params, expect_doc: expectDoc, ...(cmd.guard ? { guard: cmd.guard } : {}) },
       channelTimeout(params),
     );
     return data;
   } catch (e) {
     // A ref into a frame that has since gone away is stale, not a policy problem.
-    if (frameId !== 0 && e instanceof ActionError && (e.code === "blocked_by_policy" || e.code === "not_found")) {
+    // The page's own refusals (the guard's policy checks, a confirmation) are not about the frame.
+    const unreachable = !(e instanceof NeedsConfirmation) && !(e instanceof PageRefusal && e.code === "blocked_by_policy");
+    if (frameId !== 0 && unreachable && e instanceof ActionError && (e.code === "blocked_by_policy" || e.code === "not_found")) {
       throw new ActionError("stale_ref", `the frame of ref ${String(cmd.params.ref)} is gone; take a new snapshot`);
     }
     throw e;

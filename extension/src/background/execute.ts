@@ -1,4 +1,4 @@
-import { isActionError } from "../content/action-error.ts";
+import { NeedsConfirmation, isActionError } from "../content/action-error.ts";
 import { type Command, commandSchema, type ExecuteResult } from "./command.ts";
 import { isRestrictedUrl, targetTab } from "./active-tab.ts";
 import { runElementAction } from "./element-action.ts";
@@ -40,6 +40,7 @@ export async function execute(input: unknown): Promise<ExecuteResult> {
     const data = await run(parsed.data);
     return data === undefined ? { success: true } : { success: true, data };
   } catch (e) {
+    if (e instanceof NeedsConfirmation) return { success: false, code: e.code, error: e.message, confirm: e.assessment };
     if (isActionError(e)) return { success: false, code: e.code, error: e.message };
     return { success: false, code: "not_actionable", error: e instanceof Error ? e.message : String(e) };
   }

@@ -123,11 +123,12 @@ function checkUrl(raw: string): string {
     if (/^[\w-]+(\.[\w-]+)+(:\d+)?(\/.*)?$/.test(raw)) return `https://${raw}`;
     throw new ActionError("invalid_params", `"${raw}" is not a URL`);
   }
-  if (["http:", "https:", "file:"].includes(url.protocol) || url.href === "about:blank") return url.href;
+  if (["http:", "https:"].includes(url.protocol) || url.href === "about:blank") return url.href;
   if (["javascript:", "chrome:", "chrome-extension:", "devtools:", "data:", "view-source:"].includes(url.protocol)) {
     throw new ActionError("blocked_by_policy", `${url.protocol} URLs cannot be opened by an agent`);
   }
-  throw new ActionError("invalid_params", `unsupported URL scheme ${url.protocol}`);
+  // file: would read the user's disk; the action schema refuses it too (isWebUrl).
+  throw new ActionError("invalid_params", `${url.protocol} URLs cannot be opened: only http and https URLs can`);
 }
 
 function describe(tab: chrome.tabs.Tab) {

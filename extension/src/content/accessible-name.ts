@@ -1,3 +1,5 @@
+import { NAME_FROM_CONTENT } from "../snapshot/roles.ts";
+
 /**
  * Accessible names, in the order of the ARIA name computation the walker needs: aria-labelledby,
  * aria-label, native labels (label[for], wrapping label, alt, legend, caption, button values), then,
@@ -77,3 +79,30 @@ export function fallbackName(el: Element): string {
 }
 
 export { clean as normalizeText };
+
+export interface NameOptions {
+  /** The element's content as text; default its innerText. The snapshot passes the visible text it walked. */
+  content?: () => string;
+  /**
+   * Whether the element is actionable. An actionable element without a role (a clickable div) is
+   * named from its content; a non-actionable one gets no name. Undefined: title and placeholder only.
+   */
+  actionable?: boolean;
+}
+
+/**
+ * The one accessible name of the extension, in the ARIA order the snapshot prints it: ARIA, native
+ * labels, content for name-from-content roles, then title and placeholder. The snapshot, role
+ * selectors and the risk assessment all use it, so `{role: "button", name: "Save"}` finds what the
+ * snapshot printed as `- button "Save"` and the user is asked about that same name.
+ */
+export function accessibleName(el: Element, role: string, opts: NameOptions = {}): string {
+  const named = ariaName(el) || nativeName(el);
+  if (named) return named;
+  const generic = role === "generic";
+  if (NAME_FROM_CONTENT.has(role) || (generic && opts.actionable)) {
+    const text = clean(opts.content ? opts.content() : ((el as HTMLElement).innerText ?? el.textContent));
+    if (text) return text;
+  }
+  return generic && opts.actionable === false ? "" : fallbackName(el);
+}

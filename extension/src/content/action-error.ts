@@ -17,3 +17,18 @@ export class ActionError extends Error {
 export function isActionError(e: unknown): e is ActionError {
   return e instanceof ActionError;
 }
+
+/** Shape of a risk assessment on the wire between the content script and the worker. */
+export interface WireAssessment {
+  risk: "low" | "medium" | "high";
+  kind?: string | undefined;
+  sentence: string;
+  site: string;
+}
+
+/** A high-risk action the user has not approved: not run; the worker asks and sends it again. */
+export class NeedsConfirmation extends ActionError {
+  constructor(readonly assessment: WireAssessment) {
+    super("blocked_by_policy", `needs the user's confirmation: ${assessment.sentence}`);
+  }
+}

@@ -1,6 +1,6 @@
 import { NAME_FROM_CONTENT } from "../snapshot/roles.ts";
 import type { VirtualNode } from "../snapshot/virtual-node.ts";
-import { ariaName, fallbackName, nativeName, normalizeText } from "./accessible-name.ts";
+import { accessibleName, normalizeText } from "./accessible-name.ts";
 import { hrefOf, isActionable, isSectioning, roleOf, statesOf, valueOf } from "./element-info.ts";
 import { refFor } from "./ref-registry.ts";
 import {
@@ -164,12 +164,8 @@ function walkElement(el: Element, ctx: Ctx, w: Walk, out: VirtualNode[]): void {
   }
 
   const actionable = isActionable(el, tag, role, style, ctx.parentPointer);
-  let name = ariaName(el) || nativeName(el);
-  if (!name && (NAME_FROM_CONTENT.has(role) || (actionable && role === "generic"))) {
-    name = normalizeText(contentText(kids).join(" "));
-  }
-  if (!name && role !== "generic") name = fallbackName(el);
-  else if (!name && actionable) name = fallbackName(el);
+  // Content: only the visible text this walk found in the children.
+  let name = accessibleName(el, role, { actionable, content: () => contentText(kids).join(" ") });
   if (name.length > MAX_NAME) name = `${name.slice(0, MAX_NAME - 1)}…`;
 
   const node: VirtualNode = { role: actionable && (role === "none" || role === "presentation") ? "generic" : role, tag, vp };

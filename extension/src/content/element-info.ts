@@ -55,6 +55,7 @@ export function statesOf(el: Element, tag: string, role: string): States | undef
     if (level) s.level = level;
   }
   if ((el as HTMLInputElement).required || el.getAttribute("aria-required") === "true") s.required = true;
+  if ((tag === "input" || tag === "select" || tag === "textarea") && isSecretField(el)) s.secret = true;
   if (s.checked === false) delete s.checked;
   if (s.pressed === false) delete s.pressed;
   return Object.keys(s).length > 0 ? s : undefined;

@@ -1,8 +1,10 @@
-import { ActionError, isActionError } from "./action-error.ts";
+import { ActionError, NeedsConfirmation, isActionError } from "./action-error.ts";
 import { getAction, registeredActions } from "./action-registry.ts";
 import "./actions/index.ts";
 import { listenForProbes } from "./frames.ts";
 import { contentRequestSchema, type ContentResponse } from "./messages.ts";
+import { isGuarded, runGuard } from "./guard.ts";
+import { clearHighlight } from "./highlight.ts";
 import { takeSnapshot } from "./snapshot-handler.ts";
 
 declare global {
@@ -15,11 +17,14 @@ async function handle(raw: unknown, docId: string): Promise<unknown> {
   const req = parsed.data;
   if (req.kind === "ping") return { actions: registeredActions() };
   if (req.kind === "snapshot") return takeSnapshot(req.options, req.raw, docId);
+  if (req.kind === "clear-highlight") return clearHighlight();
   if (req.expect_doc && req.expect_doc !== docId) {
     throw new ActionError("stale_ref", "the page was reloaded or navigated since the snapshot; take a new snapshot");
   }
   const handler = getAction(req.name);
   if (!handler) throw new ActionError("invalid_params", `unknown action ${req.name}`);
+  clearHighlight();
+  if (req.guard && isGuarded(req.name)) runGuard(req.name, req.params, req.guard);
   return handler(req.params, { docId });
 }
 
@@ -34,7 +39,7 @@ function install(): void {
       (data) => sendResponse({ ok: true, doc_id: docId, data } satisfies ContentResponse),
       (e: unknown) => {
         const err: ContentResponse = isActionError(e)
-          ? { ok: false, doc_id: docId, code: e.code, message: e.message }
+          ? { ok: false, doc_id: docId, code: e.code, message: e.message, ...(e instanceof NeedsConfirmation ? { confirm: e.assessment } : {}) }
           : { ok: false, doc_id: docId, code: "not_actionable", message: e instanceof Error ? e.message : String(e) };
         sendResponse(err);
       },

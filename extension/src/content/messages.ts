@@ -2,6 +2,14 @@ import { z } from "zod";
 import { snapshotOptionsSchema } from "../snapshot/snapshot.ts";
 import { framePlaceholderSchema, virtualNodeSchema } from "../snapshot/virtual-node.ts";
 import { actionErrorCodeSchema } from "./action-error.ts";
+import { guardSchema } from "./guard-schema.ts";
+
+export const assessmentSchema = z.object({
+  risk: z.enum(["low", "medium", "high"]),
+  kind: z.string().optional(),
+  sentence: z.string(),
+  site: z.string(),
+});
 
 /** Every message the worker sends a content script (chrome.tabs.sendMessage, one frame at a time). */
 export const contentRequestSchema = z.discriminatedUnion("kind", [
@@ -18,13 +26,23 @@ export const contentRequestSchema = z.discriminatedUnion("kind", [
     params: z.record(z.string(), z.unknown()).default({}),
     /** The document the refs came from; another document means the page changed: stale_ref. */
     expect_doc: z.string().optional(),
+    /** Write actions from the bus: the checks this frame runs right before acting (guard.ts). */
+    guard: guardSchema.optional(),
   }),
+  z.object({ kind: z.literal("clear-highlight") }),
 ]);
 export type ContentRequest = z.input<typeof contentRequestSchema>;
 
 export const contentResponseSchema = z.discriminatedUnion("ok", [
   z.object({ ok: z.literal(true), doc_id: z.string(), data: z.unknown() }),
-  z.object({ ok: z.literal(false), doc_id: z.string(), code: actionErrorCodeSchema, message: z.string() }),
+  z.object({
+    ok: z.literal(false),
+    doc_id: z.string(),
+    code: actionErrorCodeSchema,
+    message: z.string(),
+    /** Set when the action waits for the user's confirmation. */
+    confirm: assessmentSchema.optional(),
+  }),
 ]);
 export type ContentResponse = z.infer<typeof contentResponseSchema>;
 

@@ -1,8 +1,9 @@
 /**
- * Fields whose value never leaves the page: passwords and one-time codes. A field once seen as a
- * password stays redacted after a "show password" toggle turns it into type=text.
+ * Fields whose value never leaves the page and that agents may not type into: passwords, one-time
+ * codes and payment fields (every `cc-*` autocomplete token). A field once seen as a password stays
+ * a secret after a "show password" toggle turns it into type=text.
  */
-const SECRET_AUTOCOMPLETE = /\b(one-time-code|current-password|new-password|cc-number|cc-csc)\b/i;
+const SECRET_AUTOCOMPLETE = /(^|\s)(one-time-code|current-password|new-password|cc-[a-z-]+)(\s|$)/i;
 const seenSecret = new WeakSet<Element>();
 
 export function isSecretField(el: Element): boolean {

@@ -1,4 +1,6 @@
 import { configSchema } from "../background/bus/config.ts";
+import { GRANTS_KEY, grants } from "../background/bus/control.ts";
+import { RISK_KIND_LABELS, type RiskKind } from "../risk/risk.ts";
 import { askWorker } from "../background/bus/messages.ts";
 import { STATUS_KEY, busStatus } from "../background/bus/status.ts";
 
@@ -25,7 +27,7 @@ function typed() {
     apiUrl: fields.apiUrl.value,
     token: fields.token.value,
     natsWsUrl: fields.natsWsUrl.value,
-    // An empty box means "no allowlist" (every host), not "no host at all".
+    // An empty box means "no allowlist" (only the task's own site), not "no host at all".
     ...(allow.length ? { allowlist: allow } : {}),
   };
 }
@@ -82,5 +84,34 @@ async function renderStatus(): Promise<void> {
 }
 chrome.storage.onChanged.addListener((changes, area) => area === "local" && STATUS_KEY in changes && void renderStatus());
 
+async function renderGrants(): Promise<void> {
+  const list = await grants.get();
+  const root = $("grants");
+  if (!list.length) {
+    const none = document.createElement("li");
+    none.className = "none";
+    none.textContent = "None.";
+    root.replaceChildren(none);
+    return;
+  }
+  root.replaceChildren(
+    ...list.map((g) => {
+      const li = document.createElement("li");
+      li.className = "grant";
+      li.dataset.site = g.site;
+      li.dataset.kind = g.kind;
+      li.textContent = `${g.site}: ${RISK_KIND_LABELS[g.kind as RiskKind] ?? g.kind} `;
+      const revoke = document.createElement("button");
+      revoke.className = "revoke";
+      revoke.textContent = "Revoke";
+      revoke.addEventListener("click", () => void askWorker({ kind: "crumbs:revoke-grant", site: g.site, grant_kind: g.kind }));
+      li.append(revoke);
+      return li;
+    }),
+  );
+}
+chrome.storage.onChanged.addListener((changes, area) => area === "local" && GRANTS_KEY in changes && void renderGrants());
+
 void load();
 void renderStatus();
+void renderGrants();

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ACTIVITY_KEY, activityLog } from "../background/bus/activity.ts";
 import { readConfig } from "../background/bus/config.ts";
+import { TASKS_KEY, tasks } from "../background/bus/control.ts";
 import { INBOX_KEY, inbox } from "../background/bus/inbox.ts";
 import { STATUS_KEY, busStatus } from "../background/bus/status.ts";
 import { renderActivity } from "./activity-view.ts";
@@ -8,12 +9,14 @@ import { ChatView, chatSession } from "./chat.ts";
 import { renderConfirmations } from "./confirm-view.ts";
 import { byId } from "./dom.ts";
 import { renderStatus } from "./status-view.ts";
+import { renderTasks } from "./task-view.ts";
 
 // The side panel: connection status, pending confirmations, the chat with agents and the activity
 // log. Everything it shows comes from storage (written by the worker) or from the API.
 
 const statusRoot = byId("status");
 const confirmRoot = byId("confirmations");
+const tasksRoot = byId("tasks");
 const activityRoot = byId("activity");
 const chat = new ChatView(byId("chat-log"), byId("chat-state"));
 const form = byId<HTMLFormElement>("chat-form");
@@ -21,7 +24,11 @@ const input = byId<HTMLTextAreaElement>("chat-input");
 const error = byId("chat-error");
 
 const refreshStatus = async () => renderStatus(statusRoot, await busStatus.get());
-const refreshInbox = async () => renderConfirmations(confirmRoot, await inbox.get());
+const refreshInbox = async () => {
+  const entries = await inbox.get();
+  renderConfirmations(confirmRoot, entries);
+  renderTasks(tasksRoot, await tasks.get(), entries);
+};
 const refreshActivity = async () => renderActivity(activityRoot, await activityLog.get());
 
 let session = "";
@@ -61,12 +68,16 @@ byId("open-options").addEventListener("click", () => void chrome.runtime.openOpt
 chrome.storage.onChanged.addListener((changes, area) => {
   if (area !== "local") return;
   if (STATUS_KEY in changes) void refreshStatus();
-  if (INBOX_KEY in changes) void refreshInbox();
+  if (INBOX_KEY in changes || TASKS_KEY in changes) void refreshInbox();
+// A running task ages out of the card without a storage change.
+setInterval(() => void refreshInbox(), 5_000);
   if (ACTIVITY_KEY in changes) void refreshActivity();
   if (["apiUrl", "token"].some((k) => k in changes)) void startChat();
 });
 
 void refreshStatus();
 void refreshInbox();
+// A running task ages out of the card without a storage change.
+setInterval(() => void refreshInbox(), 5_000);
 void refreshActivity();
 void startChat();

@@ -33,6 +33,7 @@ function statesText(node: VirtualNode): string {
   if (s.level !== undefined) out += ` [level=${s.level}]`;
   if (s.required) out += " [required]";
   if (s.covered) out += " [covered]";
+  if (s.secret) out += " [secret]";
   return out;
 }
 

@@ -12,6 +12,8 @@ export const statesSchema = z.object({
   level: z.number().int().optional(),
   required: z.boolean().optional(),
   covered: z.boolean().optional(),
+  /** A password, one-time-code or payment field: its value is never shown and agents may not type into it. */
+  secret: z.boolean().optional(),
 });
 
 /**

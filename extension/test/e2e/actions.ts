@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { waitFor } from "@crumbs/testkit";
+import { waitFor, type RecordedRequest } from "@crumbs/testkit";
 import type { Breadcrumb } from "../../src/background/bus/api-client.ts";
 import type { E2E } from "./stack.ts";
 
@@ -68,5 +68,13 @@ export function refIn(text: string, needle: string): string {
   const line = text.split("\n").find((l) => l.includes(needle) && /\[ref=/.test(l));
   const ref = line?.match(/\[ref=([a-z0-9]+)\]/)?.[1];
   if (!ref) throw new Error(`no ref for ${needle} in:\n${text}`);
+  return ref;
+}
+
+/** The ref of `role "name"` in the snapshot the runner put in the model's prompt (as JSON text). */
+export function refInPrompt(req: RecordedRequest, role: string, name: string): string {
+  const text = req.body.messages.map((m) => m.content ?? "").join("\n");
+  const ref = new RegExp(`${role} \\\\?"${name}\\\\?" \\[ref=([a-z0-9]+)\\]`).exec(text)?.[1];
+  if (!ref) throw new Error(`no ref for ${role} "${name}" in the prompt`);
   return ref;
 }

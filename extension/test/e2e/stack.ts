@@ -65,9 +65,15 @@ export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
       NatsServer.start({ websocket: true, ...(trust ? { extraConfig: trust.serverConfig } : {}) }),
       createTestDatabase("crumbs_ext_e2e"),
       FakeOpenAI.start(),
-      startFixtureServer(join(here, "pages"), async (name) =>
-        name === "app.js" ? { body: await bundleClient(join(here, "app.client.js")), type: "text/javascript; charset=utf-8" } : undefined,
-      ),
+      startFixtureServer(join(here, "pages"), async (name) => {
+        if (name === "app.js") return { body: await bundleClient(join(here, "app.client.js")), type: "text/javascript; charset=utf-8" };
+        // A page of this origin framing a page of the other origin (another site).
+        if (name === "cross-frame.html") {
+          const body = `<!doctype html><title>Framed</title><h1>Framed</h1><button type="button" onclick="window.here=(window.here||0)+1">Here</button><iframe src="{{OTHER_ORIGIN}}/page2.html" width="500" height="300"></iframe>`;
+          return { body, type: "text/html; charset=utf-8" };
+        }
+        return undefined;
+      }),
     ]);
     cleanups.push(() => nats.dispose(), () => db.drop(), () => fake.close(), () => pages.close());
     const config = loadApiConfig({

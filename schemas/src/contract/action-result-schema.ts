@@ -8,6 +8,8 @@ export const ACTION_ERROR_CODES = [
   "blocked_by_policy",
   "timeout",
   "invalid_params",
+  /** The user stopped the task: the action was dropped before it ran. */
+  "cancelled",
 ] as const;
 export const actionErrorCodeSchema = z.enum(ACTION_ERROR_CODES);
 export type ActionErrorCode = z.infer<typeof actionErrorCodeSchema>;

@@ -44,6 +44,8 @@ export const agentResponseContextSchema = z.looseObject({
   content: z.string().max(100_000),
   session_id: sessionIdSchema,
   in_reply_to: z.looseObject({ id: z.uuid(), version: z.number().int().min(1) }),
+  /** How the task ended when not by the model's own answer: `cancelled` when the user stopped it. */
+  status: z.enum(["cancelled"]).optional(),
 });
 export type AgentResponseContext = z.infer<typeof agentResponseContextSchema>;
 

@@ -140,7 +140,28 @@ export const isParamsSchema = z
   .refine(needsTarget, targetMessage)
   .describe("Test a state of an element");
 
-const urlString = z.string().min(1).max(8000).describe("Absolute URL, e.g. https://example.com");
+/** A bare host with an optional path ("example.com/docs"): what people type; it means https. */
+const BARE_HOST = /^[\w-]+(\.[\w-]+)+(:\d+)?(\/.*)?$/;
+
+/**
+ * Agents may navigate to web pages only: an http(s) URL or a bare host. `file:` would read the
+ * user's disk, and `javascript:`, `data:` and browser-internal schemes would run or show anything.
+ */
+export function isWebUrl(raw: string): boolean {
+  try {
+    const u = new URL(raw);
+    return u.protocol === "http:" || u.protocol === "https:";
+  } catch {
+    return BARE_HOST.test(raw);
+  }
+}
+
+const urlString = z
+  .string()
+  .min(1)
+  .max(8000)
+  .refine(isWebUrl, { message: "only http and https URLs can be opened" })
+  .describe("Absolute http(s) URL, e.g. https://example.com");
 const tabId = z.number().int().min(0).describe("Tab id from tab_list");
 
 export const actionParamsSchemas = {

@@ -75,7 +75,8 @@ describe("validateContext", () => {
   });
   it("every known schema is registered", () => {
     expect(Object.keys(knownContextSchemas).sort()).toEqual(
-      ["agent.def.v1", "agent.response.v1", "browser.action.result.v1", "browser.action.v1", "browser.page.context.v1", "chat.message.v1", "schema.def.v1"].sort(),
+      ["agent.def.v1", "agent.response.v1", "browser.action.result.v1", "browser.action.v1", "browser.page.context.v1",
+      "browser.task.cancel.v1", "chat.message.v1", "schema.def.v1"].sort(),
     );
   });
 });
@@ -170,5 +171,26 @@ describe("request bodies", () => {
     expect(breadcrumbSchema.safeParse(b).success).toBe(true);
     expect(breadcrumbSchema.safeParse({ ...b, version: 0 }).success).toBe(false);
     expect(breadcrumbSchema.safeParse({ ...b, created_at: "yesterday" }).success).toBe(false);
+  });
+});
+
+describe("the user stays in control", () => {
+  it("open and tab_new take only http(s) URLs (or a bare host, which means https)", () => {
+    for (const url of ["https://example.com", "http://127.0.0.1:8080/x", "example.com/docs"]) {
+      expect(() => action("open", { url }), url).not.toThrow();
+      expect(() => action("tab_new", { url }), url).not.toThrow();
+    }
+    for (const url of ["file:///etc/passwd", "javascript:alert(1)", "data:text/html,hi", "chrome://settings", "FILE:///C:/x"]) {
+      expect(() => action("open", { url }), url).toThrow(/http and https/);
+      expect(() => action("tab_new", { url }), url).toThrow(/http and https/);
+    }
+    expect(actionParamsSchemas.open.safeParse({ url: "file:///etc/passwd" }).success).toBe(false);
+  });
+  it("browser.task.cancel.v1 needs a session and a reason", () => {
+    expect(validateContext("browser.task.cancel.v1", { session_id: "s1", reason: "the user pressed Stop" }).dropped).toEqual([]);
+    expect(() => validateContext("browser.task.cancel.v1", { reason: "x" })).toThrow(SchemaValidationError);
+  });
+  it("cancelled is an action error code", () => {
+    expect(ACTION_ERROR_CODES).toContain("cancelled");
   });
 });

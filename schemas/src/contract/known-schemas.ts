@@ -6,6 +6,7 @@ import { SchemaValidationError } from "./errors.ts";
 import { findProtoKey, isPlainObject } from "../json-values.ts";
 import { validateLlmHints } from "../llm-view/llm-hints-validate.ts";
 import { pageContextSchema } from "./page-context-schema.ts";
+import { TASK_CANCEL_SCHEMA, taskCancelContextSchema } from "./task-cancel-schema.ts";
 
 export const knownContextSchemas: Readonly<Record<string, ZodType>> = {
   "browser.page.context.v1": pageContextSchema,
@@ -15,6 +16,7 @@ export const knownContextSchemas: Readonly<Record<string, ZodType>> = {
   "chat.message.v1": chatMessageContextSchema,
   "agent.response.v1": agentResponseContextSchema,
   "schema.def.v1": schemaDefContextSchema,
+  [TASK_CANCEL_SCHEMA]: taskCancelContextSchema,
 };
 
 export function isKnownSchema(schemaName: string): boolean {

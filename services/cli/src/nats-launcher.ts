@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { CliError } from "./errors.ts";
 import { pickPort } from "./ports.ts";
@@ -18,11 +18,16 @@ export interface LaunchedNats {
   stop(): Promise<void>;
 }
 
-/** The config `crumbs start` gives its nats-server: JetStream for the event stream, WebSocket for the extension. */
-export function natsConfig(opts: { port: number; wsPort: number; dir: string }): string {
+/**
+ * The config `crumbs start` gives its nats-server: JetStream for the event stream, WebSocket for the
+ * extension, and (with `authConf`) the operator/account JWTs, so no port takes an unauthenticated client.
+ */
+export function natsConfig(opts: { port: number; wsPort: number; dir: string; authConf?: string }): string {
   return [
     "# written by `crumbs start` on every start; edit the code, not this file",
     `listen: "127.0.0.1:${opts.port}"`,
+    // nats-server resolves an include relative to the config file's folder (absolute paths too).
+    ...(opts.authConf ? [`include ${JSON.stringify(relative(opts.dir, opts.authConf))}`] : []),
     `jetstream { store_dir: ${JSON.stringify(join(opts.dir, "jetstream"))} }`,
     `websocket { listen: "127.0.0.1:${opts.wsPort}", no_tls: true }`,
     `log_file: ${JSON.stringify(join(opts.dir, "nats-server.log"))}`,
@@ -35,12 +40,12 @@ export function natsConfig(opts: { port: number; wsPort: number; dir: string }):
  * restart), on 4222/9222 when free and on free ports otherwise. Resolves once the server has
  * written its ports file, i.e. it accepts connections.
  */
-export async function launchNats(opts: { dir: string; bin?: string; port?: number; wsPort?: number }): Promise<LaunchedNats> {
+export async function launchNats(opts: { dir: string; bin?: string; port?: number; wsPort?: number; authConf?: string }): Promise<LaunchedNats> {
   await mkdir(opts.dir, { recursive: true });
   const port = await pickPort(opts.port ?? 4222);
   const wsPort = await pickPort(opts.wsPort ?? 9222);
   const confPath = join(opts.dir, "nats.conf");
-  await writeFile(confPath, natsConfig({ port, wsPort, dir: opts.dir }));
+  await writeFile(confPath, natsConfig({ port, wsPort, dir: opts.dir, ...(opts.authConf ? { authConf: opts.authConf } : {}) }));
   const portsDir = join(opts.dir, "ports");
   await stopLeftover(portsDir, confPath);
   await rm(portsDir, { recursive: true, force: true });

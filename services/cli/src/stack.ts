@@ -2,9 +2,13 @@ import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { databaseTarget, describeDatabase } from "./database.ts";
 import { ensureDevToken, stateDir } from "./dev-token.ts";
+import { ensureNatsKeys } from "./commands/keys-nats.ts";
 import { launchNats, type LaunchedNats } from "./nats-launcher.ts";
 import { natsUrlFile } from "./nats-url.ts";
 import { loadRunnerConfig, startRunner } from "@crumbs/runner";
+
+/** The keys of the nats-server `crumbs start` runs from `cwd`. */
+export const natsAuthDirOf = (cwd: string) => join(stateDir(cwd), "nats", "auth");
 
 export interface RunningStack {
   apiUrl: string;
@@ -12,6 +16,8 @@ export interface RunningStack {
   /** Only known when the stack started nats-server itself. */
   natsWsUrl: string | undefined;
   natsPid: number | undefined;
+  /** Where the keys of the nats-server it started are (it is locked); undefined with NATS_URL. */
+  natsAuthDir: string | undefined;
   database: string;
   token: string;
   tokenSource: "CRUMBS_TOKEN" | "created" | "reused";
@@ -38,8 +44,20 @@ export async function startStack(env: NodeJS.ProcessEnv, cwd: string, log: (line
 
     let nats: LaunchedNats | undefined;
     let natsUrl = env.NATS_URL;
+    let keys: Awaited<ReturnType<typeof ensureNatsKeys>> | undefined;
+    const natsAuthDir = natsUrl ? undefined : natsAuthDirOf(cwd);
     if (!natsUrl) {
-      nats = await launchNats({ dir: join(stateDir(cwd), "nats") });
+      // Locked like docker compose's: operator/account JWTs, keys made once under .crumbs/nats/auth.
+      // The API signs its own user with the account seed and mints the extension's and agents'
+      // credentials; the runner connects with runner.creds. No port takes an unauthenticated client.
+      keys = await ensureNatsKeys(natsAuthDirOf(cwd));
+      nats = await launchNats({
+        dir: join(stateDir(cwd), "nats"),
+        authConf: keys.authConf,
+        // 4222 / 9222 when free; other ports on request (tests, a second stack on one machine).
+        ...(env.CRUMBS_NATS_PORT ? { port: Number(env.CRUMBS_NATS_PORT) } : {}),
+        ...(env.CRUMBS_NATS_WS_PORT ? { wsPort: Number(env.CRUMBS_NATS_WS_PORT) } : {}),
+      });
       const launched = nats;
       cleanups.push(() => launched.stop());
       natsUrl = nats.url;
@@ -55,11 +73,12 @@ export async function startStack(env: NodeJS.ProcessEnv, cwd: string, log: (line
       ...env,
       NATS_URL: natsUrl,
       CRUMBS_TOKEN: token,
+      ...(keys ? { CRUMBS_NATS_ACCOUNT_SEED_FILE: keys.accountSeed, CRUMBS_NATS_ACCOUNT_SEED: undefined, NATS_CREDS: undefined } : {}),
     });
     const api = await startApi({ config });
     cleanups.push(() => api.close());
 
-    const runnerEnv = { ...env, CRUMBS_URL: api.url, CRUMBS_TOKEN: token, NATS_URL: natsUrl };
+    const runnerEnv = { ...env, CRUMBS_URL: api.url, CRUMBS_TOKEN: token, NATS_URL: natsUrl, ...(keys ? { NATS_CREDS: keys.runnerCreds } : {}) };
     const runner = await startRunner({ ...loadRunnerConfig(runnerEnv), crumbsUrl: api.url, token, natsUrl });
     cleanups.push(() => runner.close());
 
@@ -68,6 +87,7 @@ export async function startStack(env: NodeJS.ProcessEnv, cwd: string, log: (line
       natsUrl,
       natsWsUrl: nats?.wsUrl,
       natsPid: nats?.pid,
+      natsAuthDir,
       database: describeDatabase(databaseTarget(config)),
       token,
       tokenSource: tokenSource ?? (dev?.created ? "created" : "reused"),

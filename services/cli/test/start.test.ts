@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { mkdtemp, readFile, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readFile, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -50,6 +50,11 @@ describe("crumbs start without DATABASE_URL or NATS_URL", () => {
     expect(first.cli.stdout).toContain("PGlite");
     expect(alive(first.natsPid)).toBe(true);
     expect((await readFile(join(cwd, ".crumbs", "dev-token"), "utf8")).trim()).toBe(first.token);
+    // NATS is locked with keys made once, like docker compose's nats-init.
+    expect(first.cli.stdout).toMatch(/NATS auth\s+locked; keys in .*\.crumbs\/nats\/auth/);
+    const seedFile = join(cwd, ".crumbs", "nats", "auth", "account.seed");
+    const seed = await readFile(seedFile, "utf8");
+    expect((await stat(seedFile)).mode & 0o777).toBe(0o600);
 
     const ready = await waitFor(async () => (await fetch(`${first.apiUrl}/readyz`)).ok, { timeout: 20_000, message: "/readyz" });
     expect(ready).toBe(true);
@@ -70,6 +75,7 @@ describe("crumbs start without DATABASE_URL or NATS_URL", () => {
     const second = await start(port);
     expect(second.token).toBe(first.token);
     expect(second.cli.stdout).toContain("from .crumbs/dev-token");
+    expect(await readFile(seedFile, "utf8")).toBe(seed); // the same keys: minted credentials keep working
     const again = await fetch(`${second.apiUrl}/v1/breadcrumbs/${id}`, { headers: auth });
     expect(again.status).toBe(200);
     expect(await second.cli.stop("SIGINT")).toBe(0);

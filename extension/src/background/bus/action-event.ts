@@ -2,7 +2,7 @@ import { z } from "zod";
 // The subpath, not the index: the index pulls the llm_hints engine (handlebars, JSONPath) into the worker.
 import { browserActionContextSchema } from "@crumbs/schemas/browser-action";
 import { looksLikeReferenceEvent } from "@crumbs/schemas/reference-event";
-import type { InboxEntry } from "./inbox.ts";
+import { entryTaskSchema, type InboxEntry } from "./inbox.ts";
 
 // A browser.action.v1 event from NATS (DESIGN.md "Events on NATS") turned into an inbox entry.
 // The payload is validated here, at the boundary: a malformed action is answered with an
@@ -35,16 +35,22 @@ const tagValue = (tags: string[], prefix: string) => tags.find((t) => t.startsWi
 
 export type Decoded = { kind: "skip"; reason: string } | { kind: "entry"; entry: InboxEntry };
 
-export function decodeAction(payload: unknown, extensionId: string): Decoded {
+/**
+ * Only the bus commands the browser, and only for this extension's owner: an action of another
+ * owner (however it reached this consumer) or addressed to another extension is never run.
+ */
+export function decodeAction(payload: unknown, extensionId: string, owner: string): Decoded {
   const ev = actionEventSchema.safeParse(payload);
   if (!ev.success) return { kind: "skip", reason: "not a browser.action.v1 event" };
   const b = ev.data.breadcrumb;
   if (ev.data.type !== "breadcrumb.created") return { kind: "skip", reason: "not a new action" };
+  if (b.owner !== owner) return { kind: "skip", reason: `owned by ${b.owner}, not by this extension's owner ${owner}` };
   if (!b.tags.includes(`extension:${extensionId}`)) return { kind: "skip", reason: "for another extension" };
   const rawTask = b.context.task as { session_id?: unknown; agent_id?: unknown } | undefined;
   const session = tagValue(b.tags, "session") ?? (typeof rawTask?.session_id === "string" ? rawTask.session_id : "default");
   const agent = tagValue(b.tags, "agent") ?? (typeof rawTask?.agent_id === "string" ? rawTask.agent_id : undefined);
-  const base = { action_id: b.id, session, created_at: b.created_at, ...(agent ? { agent } : {}) };
+  const task = entryTaskSchema.safeParse(b.context.task);
+  const base = { action_id: b.id, session, created_at: b.created_at, ...(agent ? { agent } : {}), ...(task.success ? { task: task.data } : {}) };
   const parsed = browserActionContextSchema.safeParse(b.context);
   if (!parsed.success) {
     const requestId = typeof b.context.request_id === "string" && b.context.request_id ? b.context.request_id : `action:${b.id}`;

@@ -70,7 +70,8 @@ export function startActionLoop(nc: NatsConnection, opts: ActionLoopOptions): { 
     }
     // The API being away throws here: the loop naks and JetStream delivers it again.
     payload = await completeActionEvent(payload, opts.getBreadcrumb);
-    const decoded = decodeAction(payload, opts.extensionId);
+    const decoded = decodeAction(payload, opts.extensionId, opts.owner);
+    if (decoded.kind === "skip" && decoded.reason.startsWith("owned by")) void logActivity("policy", `ignored an action: ${decoded.reason}`, false);
     if (decoded.kind === "entry") {
       const fresh = await accept(decoded.entry);
       if (fresh) void logActivity("action", `received ${decoded.entry.title}`);

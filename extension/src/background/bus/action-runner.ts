@@ -1,16 +1,24 @@
+import type { WireAssessment } from "../../content/action-error.ts";
+import { assessRisk, needsConfirmation, type Risk } from "../../risk/risk.ts";
+import { siteOf } from "../../risk/site.ts";
 import type { ExecuteResult } from "../command.ts";
 import { logActivity } from "./activity.ts";
+import { awaitDecision, updateBadge } from "./confirm.ts";
 import type { Connection } from "./connection.ts";
+import { addGrant, cancels, grants, isCancelledBy, noteTask } from "./control.ts";
 import { inbox, patchEntry, removeEntry, type InboxEntry, type ResultContext } from "./inbox.ts";
 import { syncMask } from "./mask.ts";
 import { checkWrite } from "./policy.ts";
 import { postResult } from "./results.ts";
 import { agentStartTab } from "./start-tab.ts";
-import { allows, getScope, newScope, setScope, withClosed, withCurrent, withOpened, type TabScope } from "./tab-scope.ts";
+import { CANCELLED_MESSAGE } from "./stop.ts";
+import { allows, getScope, newScope, setScope, withClosed, withCurrent, withOpened, withSite, type TabScope } from "./tab-scope.ts";
 
 // Works through the stored inbox: one queue per agent session (actions run in the order the agent
-// wrote them), at most one action at a time per tab, the tab restriction, the write allowlist and
-// the user's confirmation for high-risk actions, then one browser.action.result.v1 per action.
+// wrote them), at most one action at a time per tab, the tab restriction, then the action itself.
+// Write actions carry a guard: the page checks, right before acting, the frame's site against the
+// allowlist or the task's sites, refuses secret fields, and decides the risk from the element; a
+// high-risk action comes back unrun, the user is asked, and it is sent again with the approval.
 
 export interface RunnerDeps {
   connection(): Promise<Connection | undefined>;
@@ -25,6 +33,8 @@ const CONFIRM_TIMEOUT_MS = 5 * 60_000;
 /** An action older than this when the browser gets it (browser closed, NATS down for long) is not run. */
 const MAX_AGE_MS = 10 * 60_000;
 const TAB_ACTIONS_WITH_PARAM_TAB = new Set(["open", "tab_switch", "tab_close"]);
+/** Run by the worker, not the page: their risk is decided here. */
+const WORKER_ACTIONS = new Set(["open", "tab_new", "tab_list", "tab_switch", "tab_close"]);
 
 type Outcome = Omit<ResultContext, "request_id" | "action_id" | "observation">;
 const fail = (code: string, message: string): Outcome => ({ status: "error", code, message });
@@ -33,6 +43,11 @@ async function tabInfo(tabId: number | undefined): Promise<{ url: string; title:
   if (tabId === undefined) return undefined;
   const t = await chrome.tabs.get(tabId).catch(() => undefined);
   return t ? { url: t.url ?? t.pendingUrl ?? "", title: t.title ?? "" } : undefined;
+}
+
+async function clearHighlights(tabId: number): Promise<void> {
+  const frames = (await chrome.webNavigation?.getAllFrames({ tabId }).catch(() => null)) ?? [{ frameId: 0 }];
+  await Promise.all(frames.map((f) => chrome.tabs.sendMessage(tabId, { kind: "clear-highlight" }, { frameId: f.frameId }).catch(() => {})));
 }
 
 export class ActionRunner {
@@ -46,6 +61,7 @@ export class ActionRunner {
 
   /** Starts a queue for every session with stored work that is not being worked on. */
   async kick(): Promise<void> {
+    await this.dropCancelled();
     const entries = await inbox.get();
     for (const session of new Set(entries.map((e) => e.session))) {
       if (this.sessions.has(session)) continue;
@@ -55,14 +71,14 @@ export class ActionRunner {
     await updateBadge(entries);
   }
 
-  /** The user's answer to a confirmation (from the side panel). */
-  async decide(requestId: string, approve: boolean): Promise<boolean> {
+  /** The user's answer to a confirmation (from the side panel); `grant`: always allow this kind on this site. */
+  async decide(requestId: string, approve: boolean, grant = false): Promise<boolean> {
     let found = false;
     await inbox.update((list) =>
       list.map((e) => {
         if (e.request_id !== requestId || e.state !== "awaiting_confirmation") return e;
         found = true;
-        return { ...e, decision: approve ? "approved" : "denied" };
+        return { ...e, decision: approve ? "approved" : "denied", grant: approve && grant };
       }),
     );
     return found;
@@ -93,16 +109,40 @@ export class ActionRunner {
     void updateBadge(await inbox.get());
   }
 
+  /**
+   * An action of a stopped task that arrives later (the runner wrote it before it saw the stop) is
+   * answered `cancelled` at once, not after the action its session is still running.
+   */
+  private async dropCancelled(): Promise<void> {
+    const list = await cancels.get();
+    const late = (await inbox.get()).filter((e) => e.state === "queued" && isCancelledBy(list, e));
+    if (!late.length) return;
+    const conn = await this.deps.connection();
+    for (const e of late) {
+      const result: ResultContext = { request_id: e.request_id, action_id: e.action_id, ...fail("cancelled", CANCELLED_MESSAGE), observation: { url: "", title: "", url_changed: false } };
+      await patchEntry(e.request_id, { state: "done", result });
+      void logActivity("result", `${e.title}: cancelled (the task was stopped)`, false);
+      if (conn && (await postResult(conn, e, result, this.deps.extensionId)) !== "retry") await removeEntry(e.request_id);
+    }
+  }
+
+  private async cancelled(entry: InboxEntry): Promise<boolean> {
+    return isCancelledBy(await cancels.get(), entry);
+  }
+
   private async run(conn: Connection, entry: InboxEntry): Promise<void> {
     if (this.now() - Date.parse(entry.created_at) > (this.deps.maxAgeMs ?? MAX_AGE_MS)) {
       return this.finish(entry, fail("timeout", "the action expired before the browser could run it"), undefined, undefined);
     }
+    if (await this.cancelled(entry)) return this.finish(entry, fail("cancelled", CANCELLED_MESSAGE), undefined, undefined);
+    if (entry.task) void noteTask(entry.session, { agent: entry.task.agent_id, root: entry.task.root, step: entry.task.step, ...(entry.task.max_steps ? { max_steps: entry.task.max_steps } : {}), last_action: entry.title, state: "running" });
     let scope = await getScope(entry.session);
     if (!scope) {
       // The session's first action: the tab the user is on is the one the agent started on.
       const start = await agentStartTab();
       if (start === undefined) return this.finish(entry, fail("not_found", "no active tab to act on"), undefined, undefined);
-      scope = newScope(start);
+      const site = siteOf((await tabInfo(start))?.url);
+      scope = newScope(start, site ? [site] : []);
       await setScope(entry.session, scope);
     }
     const paramTab = TAB_ACTIONS_WITH_PARAM_TAB.has(entry.action) ? (entry.params.tab_id as number | undefined) : undefined;
@@ -118,27 +158,57 @@ export class ActionRunner {
     }
 
     const allowlist = conn.config.allowlist;
-    const writeUrl = entry.action === "open" || entry.action === "tab_new" ? (entry.params.url as string | undefined) : before?.url;
-    const verdict = checkWrite(entry.action, writeUrl, allowlist);
-    if (!verdict.allowed) {
-      void logActivity("policy", `blocked ${entry.title}: ${verdict.reason}`, false);
-      return this.finish(entry, fail("blocked_by_policy", verdict.reason), target, before);
-    }
-
-    if (entry.risk === "high" && entry.decision !== "approved") {
-      const answer = await this.confirm(entry);
-      if (answer !== "approved") {
-        const refusal = answer === "denied" ? fail("blocked_by_policy", "the user declined this action") : fail("timeout", "the user did not confirm this action in time");
-        return this.finish(entry, refusal, target, before);
+    const destination = entry.action === "open" || entry.action === "tab_new" ? (entry.params.url as string | undefined) : undefined;
+    if (destination !== undefined) {
+      // Where a navigation goes is checked here; a page's own frames are checked by the page.
+      const verdict = checkWrite(entry.action, destination, allowlist);
+      if (!verdict.allowed) {
+        void logActivity("policy", `blocked ${entry.title}: ${verdict.reason}`, false);
+        return this.finish(entry, fail("blocked_by_policy", verdict.reason), target, before);
       }
     }
 
-    await patchEntry(entry.request_id, { state: "running" });
-    void syncMask();
-    void logActivity("action", `running ${entry.title}`);
-    const result = await this.withTabLock(target, () =>
-      this.deps.execute({ type: entry.action, params: entry.params, ...(entry.action === "tab_new" || entry.action === "tab_list" ? {} : { tab_id: target }) }),
-    );
+    const approved = [...(entry.approved ?? [])];
+    let result: ExecuteResult;
+    for (;;) {
+      const granted = await grants.get();
+      let ask: WireAssessment | undefined;
+      if (WORKER_ACTIONS.has(entry.action)) {
+        const a = assessRisk({ action: entry.action, pageUrl: before?.url ?? "", ...(destination ? { url: destination } : {}), ...(entry.risk ? { requested: entry.risk as Risk } : {}) });
+        if (needsConfirmation(a, approved, granted)) ask = a;
+      }
+      if (!ask) {
+        if (await this.cancelled(entry)) return this.finish(entry, fail("cancelled", CANCELLED_MESSAGE), target, before);
+        await patchEntry(entry.request_id, { state: "running" });
+        void syncMask();
+        void logActivity("action", `running ${entry.title}`);
+        const guard = { approved, grants: granted, ...(allowlist ? { allowlist } : {}), sites: scope.sites, ...(entry.risk ? { requested: entry.risk } : {}) };
+        const worker = entry.action === "tab_new" || entry.action === "tab_list";
+        result = await this.withTabLock(target, () => this.deps.execute({ type: entry.action, params: entry.params, ...(worker ? {} : { tab_id: target }), guard }));
+        ask = result.confirm;
+        if (!ask) break;
+      }
+      const deadline = this.now() + (this.deps.confirmTimeoutMs ?? CONFIRM_TIMEOUT_MS);
+      const answer = await awaitDecision(entry, ask, deadline, this.now);
+      void clearHighlights(target);
+      if (answer.decision !== "approved") {
+        const refusal =
+          answer.decision === "denied"
+            ? fail("blocked_by_policy", "the user declined this action")
+            : answer.decision === "cancelled"
+              ? fail("cancelled", CANCELLED_MESSAGE)
+              : fail("timeout", "the user did not confirm this action in time");
+        return this.finish(entry, refusal, target, before);
+      }
+      if (ask.kind) approved.push(ask.kind);
+      await patchEntry(entry.request_id, { approved });
+      if (answer.grant && ask.kind) await addGrant(ask.site, ask.kind);
+      if (ask.kind === "leave_site" && destination) {
+        // The user let the agent go there: it may act on that site too.
+        scope = withSite(scope, siteOf(destination));
+        await setScope(entry.session, scope);
+      }
+    }
     const outcome = await this.afterExecute(entry, scope, result);
     const finalTab = (await getScope(entry.session))?.current ?? target;
     await this.finish(entry, outcome, finalTab, before);
@@ -148,6 +218,7 @@ export class ActionRunner {
   private async afterExecute(entry: InboxEntry, scope: TabScope, result: ExecuteResult): Promise<Outcome> {
     if (!result.success) return fail(result.code ?? "not_actionable", result.error ?? "failed");
     const data = result.data as Record<string, unknown> | undefined;
+    scope = (await getScope(entry.session)) ?? scope;
     if (entry.action === "tab_new" && typeof data?.tab_id === "number") await setScope(entry.session, withOpened(scope, data.tab_id));
     if (entry.action === "tab_switch" && typeof data?.tab_id === "number") await setScope(entry.session, withCurrent(scope, data.tab_id));
     if (entry.action === "tab_close" && typeof data?.closed === "number") await setScope(entry.session, withClosed(scope, data.closed));
@@ -156,26 +227,6 @@ export class ActionRunner {
       return { status: "ok", data: { tabs, current_tab_id: scope.current } };
     }
     return data === undefined ? { status: "ok" } : { status: "ok", data };
-  }
-
-  private async confirm(entry: InboxEntry): Promise<"approved" | "denied" | "timeout"> {
-    const deadline = entry.confirm_by ? Date.parse(entry.confirm_by) : this.now() + (this.deps.confirmTimeoutMs ?? CONFIRM_TIMEOUT_MS);
-    if (entry.state !== "awaiting_confirmation") {
-      await patchEntry(entry.request_id, { state: "awaiting_confirmation", confirm_by: new Date(deadline).toISOString() });
-      void logActivity("confirm", `waiting for your confirmation: ${entry.title}`);
-      void updateBadge(await inbox.get());
-      void syncMask();
-    }
-    // Polling storage: the decision may come to this worker or, after a restart, to the next one.
-    while (this.now() < deadline) {
-      const e = (await inbox.get()).find((x) => x.request_id === entry.request_id);
-      if (e?.decision) {
-        void logActivity("confirm", `${e.decision === "approved" ? "approved" : "denied"}: ${entry.title}`, e.decision === "approved");
-        return e.decision;
-      }
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    return "timeout";
   }
 
   private async finish(entry: InboxEntry, outcome: Outcome, tabId: number | undefined, before: { url: string } | undefined) {
@@ -200,9 +251,4 @@ export class ActionRunner {
       if (this.tabLocks.get(tabId) === next) this.tabLocks.delete(tabId);
     });
   }
-}
-
-async function updateBadge(entries: InboxEntry[]): Promise<void> {
-  const waiting = entries.filter((e) => e.state === "awaiting_confirmation").length;
-  await chrome.action?.setBadgeText({ text: waiting ? String(waiting) : "" }).catch(() => {});
 }

@@ -1,7 +1,9 @@
 import { logActivity } from "./activity.ts";
+import { noteTask } from "./control.ts";
 import type { Connection } from "./connection.ts";
 import { agentStartTab } from "./start-tab.ts";
-import { getScope, newScope, setScope, withOpened } from "./tab-scope.ts";
+import { siteOf } from "../../risk/site.ts";
+import { getScope, newScope, setScope, withOpened, withSite } from "./tab-scope.ts";
 
 // A chat message from the side panel: chat.message.v1 with the session and extension tags (so the
 // runner links the conversation to this browser). The tab the user is on becomes the agent's tab
@@ -10,8 +12,10 @@ import { getScope, newScope, setScope, withOpened } from "./tab-scope.ts";
 export async function sendChat(conn: Connection, extensionId: string, content: string, sessionId: string): Promise<string> {
   const tabId = await agentStartTab();
   if (tabId !== undefined) {
+    // Without an allowlist the agent writes only on the site of the tab this message was sent from.
+    const site = siteOf((await chrome.tabs.get(tabId).catch(() => undefined))?.url);
     const scope = await getScope(sessionId);
-    await setScope(sessionId, scope ? withOpened(scope, tabId) : newScope(tabId));
+    await setScope(sessionId, scope ? withSite(withOpened(scope, tabId), site) : newScope(tabId, site ? [site] : []));
   }
   const b = await conn.api.create({
     schema_name: "chat.message.v1",
@@ -20,5 +24,7 @@ export async function sendChat(conn: Connection, extensionId: string, content: s
     context: { role: "user", content, session_id: sessionId },
   });
   void logActivity("chat", `you: ${content.slice(0, 120)}`);
+  // Stoppable from now on, also while the agent thinks before its first action.
+  await noteTask(sessionId, { state: "running", root: undefined, agent: undefined, step: undefined, max_steps: undefined, last_action: "your message; waiting for the agent" });
   return b.id;
 }

@@ -16,6 +16,15 @@ export const resultContextSchema = z.object({
 });
 export type ResultContext = z.infer<typeof resultContextSchema>;
 
+/** The task an agent's action belongs to (`task` in its context, written by the runner). */
+export const entryTaskSchema = z.object({
+  agent_id: z.string(),
+  root: z.object({ id: z.string(), version: z.number().int() }),
+  step: z.number().int(),
+  max_steps: z.number().int().optional(),
+});
+export type EntryTask = z.infer<typeof entryTaskSchema>;
+
 export const inboxEntrySchema = z.object({
   request_id: z.string(),
   action_id: z.string(),
@@ -31,6 +40,13 @@ export const inboxEntrySchema = z.object({
   /** ISO time after which an unanswered confirmation fails with `timeout`. */
   confirm_by: z.string().optional(),
   decision: z.enum(["approved", "denied"]).optional(),
+  /** The user chose "always allow this kind on this site" with the approval. */
+  grant: z.boolean().optional(),
+  /** What the page said will happen, shown to the user while the action waits. */
+  confirm: z.object({ risk: z.string(), kind: z.string().optional(), sentence: z.string(), site: z.string() }).optional(),
+  /** Risk kinds the user approved for this action (it may need more than one, asked one at a time). */
+  approved: z.array(z.string()).optional(),
+  task: entryTaskSchema.optional(),
   /** Set once the action ran (or was refused); posted until the API accepts it. */
   result: resultContextSchema.optional(),
 });

@@ -6,12 +6,15 @@ import { sendChat } from "./chat.ts";
 import { currentConnection } from "./connection.ts";
 import { testConnection } from "./connection-test.ts";
 import { ensureAlarm, holdWorker, KEEPALIVE_ALARM, releaseWorker } from "./keepalive.ts";
-import { syncMask } from "./mask.ts";
+import { revokeGrant } from "./control.ts";
+import { maskedTabs, syncMask } from "./mask.ts";
+import { MASK_STOP_MESSAGE } from "./mask-page.ts";
 import { panelRequestSchema, type PanelRequest, type PanelResponse } from "./messages.ts";
 import { NatsLink } from "./nats-connection.ts";
 import { consumerFor } from "./nats-credentials.ts";
 import { ownerOf } from "./owner.ts";
 import { setStatus } from "./status.ts";
+import { stopTasks } from "./stop.ts";
 
 // The worker's bus features, started on every worker start (MV3 may stop the worker at any time;
 // a fresh one rebuilds everything from storage). All listeners are registered synchronously here.
@@ -69,8 +72,20 @@ export function startBus(): Bus {
   chrome.windows.onFocusChanged.addListener(() => void syncMask());
   chrome.tabs.onUpdated.addListener((_id, change) => change.status === "complete" && void syncMask());
   chrome.runtime.onMessage.addListener((raw: unknown, sender, sendResponse) => {
-    // Only the extension's own pages (side panel, options); content scripts share the id but not the origin.
-    if (sender.id !== extensionId || !sender.url?.startsWith(`chrome-extension://${extensionId}/`)) return false;
+    if (sender.id !== extensionId) return false;
+    // Esc or Stop on the mask, from the mask's isolated world in a tab that shows it. Pages cannot
+    // send this (no externally_connectable) and the mask reacts only to trusted input.
+    const tabId = sender.tab?.id;
+    if ((raw as { kind?: unknown })?.kind === MASK_STOP_MESSAGE && tabId !== undefined) {
+      void maskedTabs().then(async (masked) => {
+        if (!masked.includes(tabId)) return;
+        await stopTasks(await currentConnection(), extensionId, { tabId }, "the user pressed Esc on the page while the agent acted");
+        kick();
+      });
+      return false;
+    }
+    // Everything else only from the extension's own pages (side panel, options); content scripts share the id but not the origin.
+    if (!sender.url?.startsWith(`chrome-extension://${extensionId}/`)) return false;
     const parsed = panelRequestSchema.safeParse(raw);
     if (!parsed.success) return false;
     answer(parsed.data).then(sendResponse, (e: unknown) => sendResponse({ ok: false, error: e instanceof Error ? e.message : String(e) }));
@@ -87,9 +102,17 @@ export function startBus(): Bus {
         return { ok: true, id: await sendChat(conn, extensionId, req.content, req.session_id) };
       }
       case "crumbs:decide": {
-        const found = await runner.decide(req.request_id, req.approve);
+        const found = await runner.decide(req.request_id, req.approve, req.grant ?? false);
         return found ? { ok: true } : { ok: false, error: "that action is no longer waiting" };
       }
+      case "crumbs:stop": {
+        const stopped = await stopTasks(await currentConnection(), extensionId, { session: req.session }, "the user pressed Stop in the side panel");
+        kick();
+        return stopped.length ? { ok: true } : { ok: false, error: "no running task in that session" };
+      }
+      case "crumbs:revoke-grant":
+        await revokeGrant(req.site, req.grant_kind);
+        return { ok: true };
       case "crumbs:test-connection":
         return { ok: true, test: await testConnection(req.settings) };
       case "crumbs:reconnect":

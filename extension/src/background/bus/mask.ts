@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { cancels, isCancelledBy } from "./control.ts";
 import { inbox } from "./inbox.ts";
 import { MASK_LABEL, setMask } from "./mask-page.ts";
 import { stored } from "./store.ts";
@@ -13,10 +14,12 @@ const LINGER_MS = 1_500;
 let lingerTimer: ReturnType<typeof setTimeout> | undefined;
 
 async function busyTabs(): Promise<Set<number>> {
-  const [entries, all] = await Promise.all([inbox.get(), scopes.get()]);
+  const [entries, all, stopped] = await Promise.all([inbox.get(), scopes.get(), cancels.get()]);
   const busy = new Set<number>();
   for (const e of entries) {
     if (e.state !== "queued" && e.state !== "running") continue;
+    // A stopped task gives the page back at once, even while its last action finishes.
+    if (isCancelledBy(stopped, e)) continue;
     const tab = e.tab_id ?? all[e.session]?.current;
     if (tab !== undefined) busy.add(tab);
   }
@@ -42,8 +45,20 @@ async function apply(tabId: number, show: boolean): Promise<void> {
     .catch(() => {});
 }
 
-/** Shows the mask where seed 003's rule says so and hides it everywhere else it was shown. */
-export async function syncMask(opts: { linger?: boolean } = {}): Promise<void> {
+let chain: Promise<void> = Promise.resolve();
+
+/**
+ * Shows the mask where seed 003's rule says so and hides it everywhere else it was shown. Calls
+ * run one after another: an older call working from an older queue must not show the mask again
+ * after a newer one (a stop) hid it.
+ */
+export function syncMask(opts: { linger?: boolean } = {}): Promise<void> {
+  const next = chain.catch(() => {}).then(() => syncOnce(opts));
+  chain = next;
+  return next;
+}
+
+async function syncOnce(opts: { linger?: boolean }): Promise<void> {
   const [busy, visible, shown] = await Promise.all([busyTabs(), visibleTabs(), masked.get()]);
   const want = [...busy].filter((t) => visible.has(t));
   const drop = shown.filter((t) => !want.includes(t));

@@ -5,7 +5,11 @@ import { z } from "zod";
 
 export const panelRequestSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("crumbs:chat"), content: z.string().trim().min(1).max(20_000), session_id: z.string().min(1).max(200) }),
-  z.object({ kind: z.literal("crumbs:decide"), request_id: z.string().min(1), approve: z.boolean() }),
+  z.object({ kind: z.literal("crumbs:decide"), request_id: z.string().min(1), approve: z.boolean(), grant: z.boolean().optional() }),
+  /** The side panel's Stop: ends the session's running task. */
+  z.object({ kind: z.literal("crumbs:stop"), session: z.string().min(1).max(200) }),
+  /** The options page revokes an "always allow" grant. */
+  z.object({ kind: z.literal("crumbs:revoke-grant"), site: z.string().min(1), grant_kind: z.string().min(1) }),
   z.object({
     kind: z.literal("crumbs:test-connection"),
     settings: z.object({ apiUrl: z.string(), token: z.string(), natsWsUrl: z.string() }),

@@ -49,9 +49,10 @@ export function hostOf(url: string | undefined): string | undefined {
 export type PolicyVerdict = { allowed: true } | { allowed: false; reason: string };
 
 /**
- * May `action` write to the page at `url`? No allowlist (undefined) allows every host; an empty
- * list allows none. A URL without an http(s) host (file:, about:blank) is refused only when a list
- * is present, since no pattern can name it.
+ * May `action` write to (or navigate to) `url` under the allowlist? An empty list allows none; a URL
+ * without an http(s) host is refused while a list is set, since no pattern can name it. Without a list
+ * this allows: the task's own site is the limit then, checked in the page (content/guard.ts) and by
+ * the risk of leaving the site.
  */
 export function checkWrite(action: string, url: string | undefined, allowlist: readonly string[] | undefined): PolicyVerdict {
   if (!isWriteAction(action) || allowlist === undefined) return { allowed: true };

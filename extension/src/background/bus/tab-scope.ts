@@ -2,12 +2,15 @@ import { z } from "zod";
 import { stored } from "./store.ts";
 
 // seed 003's tab restriction: an agent session may act only on the tab it started on and the tabs
-// it opened. Pure rules over a stored map of session -> scope.
+// it opened; and, without an allowlist, write only on the site where it started (plus the sites the
+// user let it navigate to). Pure rules over a stored map of session -> scope.
 
 export const scopeSchema = z.object({
   start: z.number().int(),
   tabs: z.array(z.number().int()),
   current: z.number().int(),
+  /** Sites it may write to when the options set no allowlist. */
+  sites: z.array(z.string()).default([]),
   at: z.string(),
 });
 export type TabScope = z.infer<typeof scopeSchema>;
@@ -15,8 +18,13 @@ export type TabScope = z.infer<typeof scopeSchema>;
 const MAX_SESSIONS = 50;
 export const scopes = stored("crumbs.scopes", z.record(z.string(), scopeSchema), () => ({}));
 
-export function newScope(tabId: number, now = new Date()): TabScope {
-  return { start: tabId, tabs: [tabId], current: tabId, at: now.toISOString() };
+export function newScope(tabId: number, sites: string[] = [], now = new Date()): TabScope {
+  return { start: tabId, tabs: [tabId], current: tabId, sites, at: now.toISOString() };
+}
+
+/** The user let the agent go to another site (approved navigation): it may act there too. */
+export function withSite(scope: TabScope, site: string | undefined): TabScope {
+  return site && !scope.sites.includes(site) ? { ...scope, sites: [...scope.sites, site] } : scope;
 }
 
 export function allows(scope: TabScope, tabId: number): boolean {

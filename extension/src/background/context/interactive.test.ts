@@ -10,12 +10,16 @@ describe("interactiveElements", () => {
       '- link "Docs \\"v2\\"" [ref=f1e7] -> /docs',
       "- text: plain",
       "- checkbox [ref=e9] [checked]",
+      '- textbox "Password" [ref=e4] [required] [secret]',
+      '- button "[secret]" [ref=e5]',
     ].join("\n");
     expect(interactiveElements(text)).toEqual({
       e12: { role: "button", name: "Submit" },
       e3: { role: "textbox", name: "Email" },
       f1e7: { role: "link", name: 'Docs "v2"' },
       e9: { role: "checkbox", name: "" },
+      e4: { role: "textbox", name: "Password", secret: true },
+      e5: { role: "button", name: "[secret]" },
     });
   });
 

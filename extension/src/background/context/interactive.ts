@@ -4,9 +4,14 @@
 export interface InteractiveElement {
   role: string;
   name: string;
+  /** A password, one-time-code or payment field: agents may not type into it (the runner refuses before writing the action). */
+  secret?: true;
 }
 
 const LINE = /^\s*- ([a-z]+)(?: "((?:[^"\\]|\\.)*)")?.*?\[ref=([A-Za-z0-9_:-]+)\]/;
+
+/** `[secret]` among the states after the ref (never inside the quoted name). */
+const SECRET = /\[ref=[^\]]+\](?: \[[^\]]*\])* \[secret\]/;
 
 export function interactiveElements(snapshotText: string, max = 300): Record<string, InteractiveElement> {
   const out: Record<string, InteractiveElement> = {};
@@ -14,7 +19,7 @@ export function interactiveElements(snapshotText: string, max = 300): Record<str
   for (const line of snapshotText.split("\n")) {
     const m = LINE.exec(line);
     if (!m) continue;
-    out[m[3]!] = { role: m[1]!, name: (m[2] ?? "").replace(/\\(.)/g, "$1") };
+    out[m[3]!] = { role: m[1]!, name: (m[2] ?? "").replace(/\\(.)/g, "$1"), ...(SECRET.test(line) ? { secret: true as const } : {}) };
     if (++n >= max) break;
   }
   return out;

@@ -1,5 +1,4 @@
-import { NAME_FROM_CONTENT } from "../../snapshot/roles.ts";
-import { ariaName, fallbackName, nativeName, normalizeText } from "../accessible-name.ts";
+import { accessibleName } from "../accessible-name.ts";
 import { isSectioning, roleOf as walkerRoleOf } from "../element-info.ts";
 
 // Role and accessible name for role selectors, from the snapshot's own functions, so `{role: "button",
@@ -18,13 +17,7 @@ export function roleOf(el: Element): string {
 
 /** The accessible name in the walker's order: ARIA, native labels, content (for name-from-content roles), title/placeholder. */
 export function nameOf(el: Element, role = roleOf(el)): string {
-  const named = ariaName(el) || nativeName(el);
-  if (named) return named;
-  if (NAME_FROM_CONTENT.has(role)) {
-    const text = normalizeText((el as HTMLElement).innerText ?? el.textContent);
-    if (text) return text;
-  }
-  return fallbackName(el);
+  return accessibleName(el, role);
 }
 
 /** `button "Save"` for results and messages; names are bounded and never carry field values. */

@@ -1,4 +1,7 @@
+import { access } from "node:fs/promises";
 import { parseCommandArgs } from "../args.ts";
+import { natsAuthDirOf } from "../stack.ts";
+import { natsKeyFiles } from "./keys-nats.ts";
 import { loadClientConfig } from "../client-config.ts";
 import type { Command } from "../context.ts";
 import { resolveNatsUrl } from "../nats-url.ts";
@@ -9,7 +12,8 @@ const usage = `usage: crumbs runner
 
 Run the agent runner alone, configured by the environment:
   CRUMBS_URL, CRUMBS_TOKEN   the API
-  NATS_URL                   NATS with JetStream
+  NATS_URL                   NATS with JetStream (default: the one \`crumbs start\` runs here)
+  NATS_CREDS                 its credentials (default: .crumbs/nats/auth/runner.creds when present)
   OPENAI_BASE_URL, OPENAI_API_KEY, OPENROUTER_API_KEY   the model endpoints`;
 
 export const runnerCommand: Command = {
@@ -21,7 +25,11 @@ export const runnerCommand: Command = {
     parseCommandArgs(args, {}, usage);
     const { url, token } = await loadClientConfig(ctx.env, ctx.cwd);
     const natsUrl = await resolveNatsUrl(ctx.env, ctx.cwd);
-    const runner = await startRunner({ ...loadRunnerConfig(ctx.env), crumbsUrl: url, token, natsUrl });
+    // The nats-server `crumbs start` runs here is locked: use its runner credentials unless told otherwise.
+    const startCreds = natsKeyFiles(natsAuthDirOf(ctx.cwd)).runnerCreds;
+    const useStartCreds = !ctx.env.NATS_URL && !ctx.env.NATS_CREDS && (await access(startCreds).then(() => true, () => false));
+    const env = useStartCreds ? { ...ctx.env, NATS_CREDS: startCreds } : ctx.env;
+    const runner = await startRunner({ ...loadRunnerConfig(env), crumbsUrl: url, token, natsUrl });
     ctx.out(`crumbs runner connected to ${url} and ${natsUrl}`);
     await waitForShutdown(ctx.shutdown);
     ctx.err("stopping...");

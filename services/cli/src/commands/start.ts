@@ -9,7 +9,10 @@ The whole stack on this machine (what \`npm start\` runs):
   API        PORT (default 8081)
   Postgres   DATABASE_URL, or embedded PGlite in .crumbs/pg
   NATS       NATS_URL, or a nats-server from PATH with JetStream + WebSocket in .crumbs/nats
-             (port 4222 / WebSocket 9222 when free, other free ports otherwise)
+             (port 4222 / WebSocket 9222 when free, other free ports otherwise; or
+             CRUMBS_NATS_PORT / CRUMBS_NATS_WS_PORT), locked:
+             operator/account JWTs with keys made once in .crumbs/nats/auth (as docker compose);
+             the runner uses runner.creds there, the extension gets credentials from the API
   token      CRUMBS_TOKEN, or a dev token generated once into .crumbs/dev-token
   runner     the agent runner, when @crumbs/runner provides one
 Ctrl-C stops everything, including the nats-server it started.`;
@@ -23,6 +26,7 @@ export function banner(s: RunningStack): string[] {
     `  NATS             ${s.natsUrl}${s.natsPid ? ` (nats-server pid ${s.natsPid})` : ""}`,
   ];
   if (s.natsWsUrl) lines.push(`  NATS WebSocket   ${s.natsWsUrl}`);
+  if (s.natsAuthDir) lines.push(`  NATS auth        locked; keys in ${s.natsAuthDir} (runner.creds for NATS_CREDS)`);
   const from = { CRUMBS_TOKEN: "from CRUMBS_TOKEN", created: "new, saved in .crumbs/dev-token", reused: "from .crumbs/dev-token" };
   lines.push(
     `  token            ${s.token} (${from[s.tokenSource]})`,
