@@ -80,6 +80,7 @@ export function buildOpenApi() {
             { name: "any_tag", in: "query", schema: { type: "array", items: { type: "string" } }, description: "any of" },
             q("selector", "string", "Selector as JSON"),
             q("key", "string", "the breadcrumb's key"),
+            q("title", "string", "case-insensitive substring of the title (1..200 characters; % and _ match themselves)"),
             q("limit", "integer", "1..500, default 50"),
             q("cursor", "string", "next_cursor of the previous page"),
             q("view", "string", "llm: each item is its llm view; one failing view fails the page (422)"),

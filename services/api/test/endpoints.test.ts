@@ -34,6 +34,18 @@ describe("HTTP API endpoints", () => {
     return res.json();
   };
 
+  it("searches titles as plain, case-insensitive substrings", async () => {
+    for (const title of ["Checkout 50% off", "CHECKOUT page", "Checkout 500 off", "cart"]) await create(note(title, ["title-search"]));
+    const titles = async (q: string) =>
+      ((await (await s.call(`/v1/breadcrumbs?tag=title-search&title=${encodeURIComponent(q)}`)).json()).items as { title: string }[])
+        .map((b) => b.title)
+        .sort();
+    expect(await titles("checkout")).toEqual(["CHECKOUT page", "Checkout 50% off", "Checkout 500 off"]);
+    expect(await titles("50%")).toEqual(["Checkout 50% off"]); // % is a character here, not a wildcard
+    expect(await titles("c_rt")).toEqual([]);
+    expect((await s.call("/v1/breadcrumbs?title=")).status).toBe(400);
+  });
+
   it("lists with tag, any_tag, schema_name, selector filters and a cursor that never repeats or skips", async () => {
     for (let i = 0; i < 7; i++) await create(note(`n${i}`, ["list", i % 2 ? "odd" : "even"], { i, url: `https://x/${i}` }));
     await create({ ...note("other schema", ["list"]), schema_name: "test.other.v1" });

@@ -1,5 +1,5 @@
 import type { BreadcrumbEvent } from "@crumbs/schemas";
-import { SseParser } from "./sse-parser.ts";
+import { SseParser } from "@crumbs/schemas/sse";
 
 const TOKEN_KEY = "crumbs.token";
 
@@ -89,7 +89,7 @@ export async function followEvents(
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
-        for (const m of parser.feed(value)) onEvent(JSON.parse(m.data) as BreadcrumbEvent);
+        for (const m of parser.push(value)) onEvent(JSON.parse(m.data) as BreadcrumbEvent);
         lastId = parser.lastEventId ?? lastId;
       }
     } catch (err) {

@@ -30,6 +30,7 @@ describe("dashboard: breadcrumbs, history, live events, keys", () => {
       context: { name: "Blue kettle", price: 39, stock: { warehouse: 4 } },
     });
     await client.create({ schema_name: "demo.note.v1", title: "A note", context: { text: "hello" } });
+    await client.create({ schema_name: "demo.note.v1", title: "Green kettle note", context: {} });
     await h.go("breadcrumbs");
     const row = h.page.getByRole("row").filter({ hasText: "Blue kettle" });
     await row.waitFor();
@@ -50,6 +51,16 @@ describe("dashboard: breadcrumbs, history, live events, keys", () => {
     await selector.fill('{"context_match":[{"path":"$.price","op":"gt","value":30}]}');
     await h.page.getByRole("button", { name: "Apply" }).click();
     await row.waitFor();
+    // Title search is the API's (case-insensitive substring), not a filter of the rows on screen.
+    await selector.fill("");
+    await h.page.getByLabel("Tags (all of)").fill("");
+    await h.page.getByLabel("Title contains").fill("KETTLE");
+    await h.page.getByRole("button", { name: "Apply" }).click();
+    // The untagged note shows only once the new page (no tag filter, title search) has loaded.
+    await h.page.getByRole("row").filter({ hasText: "Green kettle note" }).waitFor();
+    await row.waitFor();
+    expect(h.page.url()).toContain("title=KETTLE");
+    expect(await h.page.getByRole("row").filter({ hasText: "A note" }).count()).toBe(0);
 
     await row.getByRole("link", { name: "Blue kettle" }).click();
     await h.page.getByRole("heading", { name: "Blue kettle" }).waitFor();

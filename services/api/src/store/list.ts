@@ -14,6 +14,8 @@ export interface ListQuery {
   tags?: string[];
   any_tags?: string[];
   key?: string;
+  /** Case-insensitive substring of the title. */
+  title?: string;
   selector?: SelectorFilter;
   limit: number;
   cursor?: string;
@@ -42,6 +44,7 @@ export async function listBreadcrumbs(db: Executor, owner: string, q: ListQuery)
   if (q.tags?.length) where.push(sql`${breadcrumbs.tags} @> ${textArray(q.tags)}`);
   if (q.any_tags?.length) where.push(sql`${breadcrumbs.tags} && ${textArray(q.any_tags)}`);
   if (q.key !== undefined) where.push(eq(breadcrumbs.key, q.key));
+  if (q.title !== undefined) where.push(sql`${breadcrumbs.title} ILIKE ${likeSubstring(q.title)}`);
   if (q.selector) where.push(...selectorPrefilter(q.selector.spec, breadcrumbs));
   const postFilter = q.selector && needsPostFilter(q.selector.spec) ? q.selector : undefined;
 
@@ -77,4 +80,9 @@ export async function listBreadcrumbs(db: Executor, owner: string, q: ListQuery)
     if (rows.length < batchSize) return { items, next_cursor: null };
     if (scanned >= LIST_SCAN_BOUND) return { items, next_cursor: after ? encodeCursor(after) : null };
   }
+}
+
+/** A LIKE pattern for a plain substring: the search text's own `%`, `_` and `\\` match themselves. */
+export function likeSubstring(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 }

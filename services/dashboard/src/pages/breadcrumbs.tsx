@@ -65,6 +65,7 @@ export function BreadcrumbsPage({ query }: { query: URLSearchParams }) {
           schema_name: applied.schema,
           tag: tags,
           selector: applied.selector.trim(),
+          title: applied.title.trim(),
           limit: applied.limit,
           cursor,
         }),
@@ -79,12 +80,7 @@ export function BreadcrumbsPage({ query }: { query: URLSearchParams }) {
   };
   useEffect(() => void load(), [key]);
 
-  // The API has no title search: it filters the rows loaded so far (use "Load more" to search further).
-  const rows = useMemo(() => {
-    const all = pages.flatMap((p) => p.items);
-    const t = applied.title.trim().toLowerCase();
-    return t ? all.filter((b) => b.title.toLowerCase().includes(t)) : all;
-  }, [pages, applied.title]);
+  const rows = useMemo(() => pages.flatMap((p) => p.items), [pages]);
   const shown = useProgressive(rows.length, key);
   const next = pages.at(-1)?.next_cursor ?? null;
   const selErr = selectorError(form.selector);

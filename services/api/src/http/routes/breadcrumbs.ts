@@ -23,6 +23,8 @@ const getQuery = z.object({ view: viewSchema });
 const listQuery = z.object({
   schema_name: z.string().min(1).max(200).optional(),
   key: z.string().min(1).max(200).optional(),
+  /** Case-insensitive substring of the title (the dashboard's title search). */
+  title: z.string().min(1).max(200).optional(),
   selector: z.string().max(16_384).optional(),
   limit: limitParam(500, 50),
   cursor: z.string().max(1_000).optional(),
@@ -74,6 +76,7 @@ export function breadcrumbRoutes(deps: RouteDeps) {
     const page = await listBreadcrumbs(deps.database.db, owner, {
       schema_name: q.schema_name,
       key: q.key,
+      title: q.title,
       tags: tags.tag,
       any_tags: tags.any_tag,
       selector: selectorParam(q.selector),
