@@ -1,4 +1,5 @@
 import { connect, type NatsConnection } from "nats";
+import { STREAM_NAME } from "@crumbs/schemas";
 import type { Suite } from "../types.ts";
 import { percentile, round } from "../stats.ts";
 import { lowerIsBetter } from "../lib/figures.ts";
@@ -13,7 +14,7 @@ const ROWS = 200;
 /** Receipt times of events on CRUMBS by `<id>:<version>`, through an ordered (ephemeral) JetStream consumer. */
 async function streamListener(nc: NatsConnection, filter: string) {
   const seen = new Map<string, number>();
-  const consumer = await nc.jetstream().consumers.get("CRUMBS", { filterSubjects: filter });
+  const consumer = await nc.jetstream().consumers.get(STREAM_NAME, { filterSubjects: filter });
   const messages = await consumer.consume({ max_messages: 1_000 });
   void (async () => {
     for await (const m of messages) {

@@ -1,9 +1,10 @@
-import { BudgetExceededError, compileSelector, subjectsForSelector, type Selector } from "@crumbs/schemas";
+import { BudgetExceededError, compileSelector, subjectsForSelector, type EventTypeShort, type Selector } from "@crumbs/schemas";
 import { coveringSubject } from "./filter-subject.ts";
 import type { Breadcrumb } from "./wire.ts";
 
 export type { Selector };
-export type EventKind = "created" | "updated" | "deleted";
+/** The kind of change an event reports, as its subject spells it. */
+export type EventKind = EventTypeShort;
 /** One selector, or a list of which any may match (agent.def.v1 subscriptions are a list). */
 export type SelectorInput = Selector | readonly Selector[];
 

@@ -9,11 +9,11 @@ import {
   type NatsConnection,
 } from "nats";
 import { filterSubjectFor, selectorMatcher, type EventKind, type SelectorInput } from "./selector.ts";
-import { isReferenceEvent } from "@crumbs/schemas";
+import { isReferenceEvent, STREAM_NAME } from "@crumbs/schemas";
 import { fullEvent, type ReferenceHttp } from "./reference.ts";
 import type { BreadcrumbEvent } from "./wire.ts";
 
-export const STREAM = "CRUMBS";
+export const STREAM = STREAM_NAME;
 
 export interface DeliveryInfo {
   subject: string;

@@ -4,7 +4,9 @@ import { InvalidRequestError } from "./errors.ts";
 import { looksLikeReferenceEvent } from "./reference-event.ts";
 import { isoTimeSchema, OWNER_PATTERN, ownerSchema, SCHEMA_NAME_PATTERN, schemaNameSchema, tagSchema } from "./names.ts";
 
-export const STREAM_NAME = "CRUMBS";
+import { EVENT_TYPES_SHORT, SUBJECT_PREFIX, type EventTypeShort } from "./nats-names.ts";
+
+export * from "./nats-names.ts";
 
 /**
  * NATS_URL names one server or, for a cluster, several separated by commas
@@ -17,14 +19,10 @@ export function natsServers(url: string): string[] {
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
 }
-export const STREAM_SUBJECTS = ["crumbs.>"];
-export const SUBJECT_PREFIX = "crumbs";
 
 export const EVENT_TYPES = ["breadcrumb.created", "breadcrumb.updated", "breadcrumb.deleted"] as const;
-export const EVENT_TYPES_SHORT = ["created", "updated", "deleted"] as const;
 export const eventTypeSchema = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof eventTypeSchema>;
-export type EventTypeShort = (typeof EVENT_TYPES_SHORT)[number];
 
 export const breadcrumbEventSchema = z.object({
   seq: z.number().int().positive(),

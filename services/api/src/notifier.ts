@@ -1,3 +1,4 @@
+import { ownerSubjects } from "@crumbs/schemas";
 import type { Subscription } from "nats";
 import type { NatsLink } from "./nats/connect.ts";
 
@@ -25,7 +26,7 @@ export class ChangeNotifier {
       entry = { listeners: new Set() };
       if (this.nats && !this.nats.nc.isClosed()) {
         const current = entry;
-        entry.sub = this.nats.nc.subscribe(`crumbs.${owner}.>`, {
+        entry.sub = this.nats.nc.subscribe(ownerSubjects(owner), {
           callback: () => {
             for (const l of current.listeners) l();
           },

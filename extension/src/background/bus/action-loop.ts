@@ -1,4 +1,5 @@
 import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type JsMsg, type NatsConnection } from "nats.ws";
+import { extensionActionSubject, extensionConsumerName, STREAM_NAME } from "@crumbs/schemas/nats-names";
 import { completeActionEvent, decodeAction } from "./action-event.ts";
 import { logActivity } from "./activity.ts";
 import { accept } from "./inbox.ts";
@@ -8,14 +9,10 @@ import { accept } from "./inbox.ts";
 // is stored (with its request_id) before the ack, so a redelivery after a crash is recognised and
 // an action written while NATS or the browser was down is delivered when both are back.
 
-export const STREAM = "CRUMBS";
-/**
- * Owner and extension: a published extension has the same id in every browser, so the id alone
- * would be one durable shared by owners. Same formula as the API's (services/api nats-auth), whose
- * extension credentials allow this consumer only.
- */
-export const consumerName = (owner: string, extensionId: string) => `crumbs-ext-${owner}-${extensionId}`;
-export const actionSubject = (owner: string) => `crumbs.${owner}.created.browser.action.v1`;
+export const STREAM = STREAM_NAME;
+/** The durable the API's extension credentials allow, and the subject it filters on: the contract's names. */
+export const consumerName = extensionConsumerName;
+export const actionSubject = extensionActionSubject;
 
 export interface ActionLoopOptions {
   owner: string;

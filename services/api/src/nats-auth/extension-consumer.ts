@@ -1,11 +1,15 @@
+import {
+  extensionActionSubject as actionSubjectOf,
+  extensionConsumerName as consumerNameOf,
+  STREAM_NAME,
+} from "@crumbs/schemas";
 import { assertSubjectToken } from "./subject-token.ts";
 
 /**
- * The names an extension's credentials are bound to. The extension computes
- * the same ones (extension/src/background/bus/action-loop.ts): they are part
- * of the NATS contract, not a detail of either side.
+ * The names an extension's credentials are bound to, from the contract (the extension computes
+ * the same ones), here checked first: an owner or id that is not a plain token never gets a name.
  */
-export const EXTENSION_STREAM = "CRUMBS";
+export const EXTENSION_STREAM = STREAM_NAME;
 
 /**
  * No "-": the durable name joins the owner (which may hold "-") and the
@@ -20,14 +24,10 @@ export function assertExtensionId(id: string): string {
   return id;
 }
 
-/**
- * Per owner and extension: a published extension has the same id in every
- * browser, so a name from the id alone would be one durable shared by owners.
- */
 export const extensionConsumerName = (owner: string, extensionId: string) =>
-  `crumbs-ext-${assertSubjectToken(owner)}-${assertExtensionId(extensionId)}`;
+  consumerNameOf(assertSubjectToken(owner), assertExtensionId(extensionId));
 
-export const extensionActionSubject = (owner: string) => `crumbs.${assertSubjectToken(owner)}.created.browser.action.v1`;
+export const extensionActionSubject = (owner: string) => actionSubjectOf(assertSubjectToken(owner));
 
 /**
  * The extension's request inbox (nats.ws `inboxPrefix`). Not `_INBOX.>`: the

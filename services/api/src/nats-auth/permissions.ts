@@ -4,7 +4,10 @@ import {
   extensionInboxPrefix,
   EXTENSION_STREAM,
 } from "./extension-consumer.ts";
+import { ownerSubjects, STREAM_SUBJECTS, SUBJECT_PREFIX } from "@crumbs/schemas";
 import { assertSubjectToken } from "./subject-token.ts";
+
+const ALL_EVENTS = STREAM_SUBJECTS[0]!;
 
 export { assertSubjectToken, OWNER_PATTERN } from "./subject-token.ts";
 
@@ -15,14 +18,14 @@ export interface SubjectPermissions {
 
 /** The API: publishes every owner's events, manages the stream, listens for wake-ups. */
 export const apiPermissions = (): SubjectPermissions => ({
-  pub: ["crumbs.>", "$JS.API.>", "_INBOX.>"],
-  sub: ["crumbs.>", "_INBOX.>"],
+  pub: [ALL_EVENTS, "$JS.API.>", "_INBOX.>"],
+  sub: [ALL_EVENTS, "_INBOX.>"],
 });
 
 /** The runner: durable consumers on the stream for every owner's agents; writes go through the HTTP API. */
 export const runnerPermissions = (): SubjectPermissions => ({
   pub: ["$JS.API.>", "$JS.ACK.>", "_INBOX.>"],
-  sub: ["crumbs.>", "_INBOX.>"],
+  sub: [ALL_EVENTS, "_INBOX.>"],
 });
 
 export type OwnerClient = { kind: "agent" } | { kind: "extension"; extensionId: string };
@@ -48,7 +51,7 @@ export type OwnerClient = { kind: "agent" } | { kind: "extension"; extensionId: 
  */
 export function ownerPermissions(owner: string, client: OwnerClient = { kind: "agent" }): SubjectPermissions {
   assertSubjectToken(owner);
-  if (client.kind === "agent") return { pub: [], sub: [`crumbs.${owner}.>`] };
+  if (client.kind === "agent") return { pub: [], sub: [ownerSubjects(owner)] };
   const durable = extensionConsumerName(owner, client.extensionId);
   const api = "$JS.API.CONSUMER";
   return {
@@ -58,6 +61,6 @@ export function ownerPermissions(owner: string, client: OwnerClient = { kind: "a
       `${api}.MSG.NEXT.${EXTENSION_STREAM}.${durable}`,
       `$JS.ACK.${EXTENSION_STREAM}.${durable}.>`,
     ],
-    sub: [`crumbs.${owner}.*.browser.action.v1`, `crumbs.${owner}.*.agent.response.v1`, `${extensionInboxPrefix(owner)}.>`],
+    sub: [`${SUBJECT_PREFIX}.${owner}.*.browser.action.v1`, `${SUBJECT_PREFIX}.${owner}.*.agent.response.v1`, `${extensionInboxPrefix(owner)}.>`],
   };
 }

@@ -1,9 +1,11 @@
+import { OWNER_PATTERN } from "@crumbs/schemas";
+
+export { OWNER_PATTERN };
+
 /**
  * Owner names become one NATS subject token (`crumbs.<owner>.>`): a dot, a
  * wildcard or whitespace in one would widen every permission built from it.
  */
-export const OWNER_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-
 export function assertSubjectToken(owner: string): string {
   if (!OWNER_PATTERN.test(owner)) throw new Error(`owner "${owner}" is not a valid subject token`);
   return owner;

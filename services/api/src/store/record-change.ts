@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
-import { msgIdFor, subjectFor, type Breadcrumb } from "@crumbs/schemas";
+import { msgIdFor, subjectFor, type Breadcrumb, type EventTypeShort } from "@crumbs/schemas";
 import { rowsOf, type Tx } from "../db/database.ts";
 import { NEXT_SEQ, ownerCommitLock } from "./owner-order.ts";
 
-export type ChangeType = "created" | "updated" | "deleted";
+/** The kind of change a write records (the contract's short event type). */
+export type ChangeType = EventTypeShort;
 
 /** The event JSON shared by NATS payloads, SSE `data` and `/v1/events` items (without seq until committed). */
 export function eventBody(type: ChangeType, b: Breadcrumb, at: string) {
