@@ -3,8 +3,9 @@ import { SEED_PAGE_CONTEXT_EXAMPLE, SEED_PAGE_CONTEXT_TAGS } from "@crumbs/schem
 type Context = Record<string, unknown> & { content: Record<string, unknown>; viewport: Record<string, unknown> };
 
 /**
- * A page context like seed 000's, without its llm_hints: about 2.7 KB of JSON. `n` varies the page
- * and `version` the scroll position and text, so every PATCH really changes the row.
+ * A page context like the reference one (SEED_PAGE_CONTEXT_EXAMPLE), without its llm_hints: about 2.7 KB
+ * of JSON. `n` varies the page and `version` the scroll position and text, so every PATCH really changes
+ * the row.
  */
 export function pageContext(n: number, version = 1): Record<string, unknown> {
   const base = structuredClone(SEED_PAGE_CONTEXT_EXAMPLE) as unknown as Context;

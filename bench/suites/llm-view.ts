@@ -15,7 +15,7 @@ function merge(parts: LoadResult[]): { perSecond: number; p50: number; p99: numb
 
 export const llmView: Suite = {
   name: "llm-view",
-  description: "GET ?view=llm of seed 000's breadcrumb per second, beside plain GET",
+  description: "GET ?view=llm of the reference page-context breadcrumb per second, beside plain GET",
   async run({ quick, log }) {
     const slice = quick ? 2_000 : 5_000;
     const stack = await startStack();
@@ -33,7 +33,7 @@ export const llmView: Suite = {
       const plainOp = get(`/v1/breadcrumbs/${b.id}`);
       const llmOp = get(`/v1/breadcrumbs/${b.id}?view=llm`);
       const view = await stack.http.json<Record<string, unknown>>("GET", `/v1/breadcrumbs/${b.id}?view=llm`, 200);
-      if (!("summary" in view) || "dom" in view && JSON.stringify(view).includes('"map"')) throw new Error("llm view is not seed 000's view");
+      if (!("summary" in view) || "dom" in view && JSON.stringify(view).includes('"map"')) throw new Error("llm view is not the reference hints' view");
       await closedLoop({ workers: CLIENTS, durationMs: 1_000, op: plainOp });
       await closedLoop({ workers: CLIENTS, durationMs: 1_000, op: llmOp });
       // Alternate short slices so drifting machine load hits both sides alike.

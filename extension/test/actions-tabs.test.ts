@@ -28,7 +28,7 @@ describe("tab commands", () => {
     first = tabs.find((t) => t.url.endsWith("/actions-hover.html"))!;
     expect(first).toMatchObject({ title: "Actions: hover", active: true });
     expect(typeof first.tab_id).toBe("number");
-    // seed 001's form
+    // the `tab` form (`params.action`)
     expect(await ok(h, "tab", { action: "list" })).toHaveProperty("tabs");
   });
 

@@ -45,7 +45,7 @@ describe("page-context tracker", () => {
     expect(ctx(b).snapshot.refs).toBeGreaterThan(2);
   });
 
-  it("the llm view has the snapshot and seed 000's fields, without dom.map and session ids", async () => {
+  it("the llm view has the snapshot and the page fields, without dom.map and session ids", async () => {
     const b = (await livingContext(e))!;
     const res = await fetch(`${e.api.url}/v1/breadcrumbs/${b.id}?view=llm`, { headers: { authorization: "Bearer e2e-token-0123456789" } });
     const view = (await res.json()) as Record<string, unknown>;

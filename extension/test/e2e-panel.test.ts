@@ -92,7 +92,7 @@ describe("side panel chat with an agent acting on the page", () => {
 });
 
 describe("options page", () => {
-  it("tests the connection and saves the settings under DESIGN.md's keys", async () => {
+  it("tests the connection and saves the settings under the documented keys", async () => {
     const options = await e.extensionPage("options.html");
     await options.locator("#apiUrl").fill(e.api.url);
     await options.locator("#token").fill("wrong-token");

@@ -10,7 +10,7 @@ function page(title: string, body: string): string {
 .card{border:1px solid #ccc;padding:8px} nav a{margin-right:8px}</style></head><body>${body}</body></html>`;
 }
 
-/** A storefront-like page with about 800 visible nodes: the "typical page" of seed 004's budget. */
+/** A storefront-like page with about 800 visible nodes: the "typical page" of the snapshot's time budget. */
 export function typicalPage(cards = 32): string {
   const nav = Array.from({ length: 12 }, (_, i) => `<a href="/section/${i}">Section ${i}</a>`).join("");
   const grid = Array.from(

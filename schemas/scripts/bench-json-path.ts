@@ -1,5 +1,6 @@
-// Micro-benchmark: JSONPath through jsonpath-plus vs the own walker, on seed 000's page context,
-// plus the two hot paths end to end (a selector on $.url, seed 000's llm view).
+// Micro-benchmark: JSONPath through jsonpath-plus vs the own walker, on the reference page context
+// (src/contract/fixtures/page-context-example.ts), plus the two hot paths end to end (a selector on
+// $.url, its llm view).
 // Run: npx tsx schemas/scripts/bench-json-path.ts   (numbers go in schemas/README.md)
 import { SEED_PAGE_CONTEXT_EXAMPLE, SEED_PAGE_CONTEXT_HINTS } from "../src/contract/fixtures/page-context-example.ts";
 import { createWorkBudget } from "../src/budget.ts";
@@ -47,4 +48,4 @@ const selector = compileSelector({ context_match: [{ path: "$.url", op: "eq", va
 const target = { schema_name: "browser.page.context.v1", tags: [], context: doc };
 console.log(`selector $.url eq, matches():               ${best(() => selector.matches(target)).toFixed(2)} µs`);
 const crumb = { schema_name: "browser.page.context.v1", title: "t", tags: [], context: { ...(doc as object), llm_hints: SEED_PAGE_CONTEXT_HINTS } };
-console.log(`seed 000 llm view, renderLlmView():          ${best(() => renderLlmView(crumb), N / 10).toFixed(2)} µs`);
+console.log(`reference llm view, renderLlmView():         ${best(() => renderLlmView(crumb), N / 10).toFixed(2)} µs`);

@@ -31,8 +31,8 @@ export function outputKey(
   step: number,
   n: number,
 ): string {
-  // The first output of the first step carries exactly the contract's key (DESIGN.md, Agents):
-  // `<agent_id>:<id>:<version>`. Further outputs and later steps add their position.
+  // The first output of the first step carries exactly the contract's key, `<agent_id>:<id>:<version>`
+  // (docs/agents.md, "How the runner delivers"). Further outputs and later steps add their position.
   const base = `${agentId}:${root.id}:${root.version}`;
   if (step === 1) return n === 0 ? base : `${base}:${n}`;
   return `${base}:s${step}:${n}`;

@@ -4,12 +4,12 @@ import { actionErrorCodeSchema } from "../content/action-error.ts";
 import { guardSchema } from "../content/guard-schema.ts";
 import { assessmentSchema } from "../content/messages.ts";
 
-/** Actions the worker runs with chrome.tabs; `tab` is seed 001's form (`params.action`). */
+/** Actions the worker runs with chrome.tabs; `tab` names the tab action in `params.action` (tabs.ts). */
 export const TAB_ACTIONS = ["open", "tab_new", "tab_list", "tab_switch", "tab_close", "tab"] as const;
 
-/** A command in seed 001's form: `{type: "click", params: {ref: "e3"}}`, optionally aimed at a tab. */
+/** A command `{type, params}`, e.g. `{type: "click", params: {ref: "e3"}}`, optionally aimed at a tab. */
 export const commandSchema = z.object({
-  // Every action of the contract, plus seed 001's `tab` form.
+  // Every action of the contract, plus the `tab` form (`{type: "tab", params: {action}}`).
   type: z.enum([...BROWSER_ACTIONS, "tab"]),
   params: z.record(z.string(), z.unknown()).default({}),
   tab_id: z.number().int().optional(),

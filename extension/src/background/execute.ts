@@ -28,8 +28,8 @@ async function run(cmd: Command): Promise<unknown> {
 }
 
 /**
- * One command in seed 001's form, from the bus executor or a test. Never throws: every failure comes back
- * as `{success: false, error, code}` with one of the contract's error codes.
+ * One command (`{type, params}`, command.ts), from the bus executor or a test. Never throws: every failure
+ * comes back as `{success: false, error, code}` with one of the contract's error codes.
  */
 export async function execute(input: unknown): Promise<ExecuteResult> {
   const parsed = commandSchema.safeParse(input);

@@ -42,7 +42,10 @@ export async function handleTabCommand(command: unknown, deps: TabDeps = {}): Pr
   }
 }
 
-/** Seed 001 sends `{type: "tab", params: {action: "new" | "list" | "switch" | "close", ...}}`. */
+/**
+ * The `tab` form of a command, `{type: "tab", params: {action: "new" | "list" | "switch" | "close", ...}}`,
+ * as the matching `tab_<action>`.
+ */
 function normalizeSeedForm(cmd: TabCommand): TabCommand {
   if (cmd.type !== "tab") return cmd;
   const { action, ...rest } = (cmd.params ?? {}) as { action?: unknown };

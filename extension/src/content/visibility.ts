@@ -30,9 +30,9 @@ export function viewportDistance(r: Rect, width: number, height: number): number
   return Math.round(Math.max(dx, dy));
 }
 
-/** Below this size a box shows nothing (seed 004: width/height > 1 px). */
+/** Below this size a box shows nothing (the snapshot's visibility rule: width and height > 1 px). */
 export const MIN_SIZE = 1;
-/** Below this opacity an element is treated as invisible (seed 004). */
+/** Below this opacity an element is treated as invisible (the snapshot's visibility rule). */
 export const MIN_OPACITY = 0.05;
 
 export function hasSize(r: DOMRect): boolean {

@@ -4,8 +4,8 @@ import { RISK_KIND_LABELS, type RiskKind } from "../risk/risk.ts";
 import { askWorker } from "../background/bus/messages.ts";
 import { STATUS_KEY, busStatus } from "../background/bus/status.ts";
 
-// The options page: the connection settings in chrome.storage.local under the names DESIGN.md
-// gives them (apiUrl, token, natsWsUrl, allowlist), validated before they are saved, and a
+// The options page: the connection settings in chrome.storage.local under the keys docs/extension.md
+// gives them ("Settings": apiUrl, token, natsWsUrl, allowlist), validated before they are saved, and a
 // connection test that runs in the worker with the values as typed.
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;

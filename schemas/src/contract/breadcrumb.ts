@@ -6,7 +6,10 @@ export const contextSchema = z.record(z.string(), z.unknown()).describe("A JSON 
 
 export const breadcrumbKeySchema = z.string().min(1).max(200);
 
-/** The breadcrumb as stored and returned (DESIGN.md "The breadcrumb"). Absent optionals are omitted, not null. */
+/**
+ * The breadcrumb envelope as stored and returned (docs/architecture.md, "Contracts"). Absent optionals
+ * are omitted, not null.
+ */
 export const breadcrumbSchema = z.object({
   id: z.uuid(),
   owner: ownerSchema,

@@ -26,7 +26,7 @@ describe("names", () => {
 });
 
 describe("validateContext", () => {
-  it("accepts seed 000's context and the extension's first 'Loading...' version", () => {
+  it("accepts the reference page context and the extension's first 'Loading...' version", () => {
     expect(validateContext("browser.page.context.v1", SEED_PAGE_CONTEXT_EXAMPLE).url).toBe("https://github.com/rcrt/docs");
     expect(() => validateContext("browser.page.context.v1", { url: "about:blank", domain: "loading", title: "Loading...", session: {} })).not.toThrow();
   });
@@ -82,7 +82,7 @@ describe("validateContext", () => {
 });
 
 describe("browser actions", () => {
-  it("lists DESIGN.md's actions, each with a params schema", () => {
+  it("lists the contract's actions, each with a params schema", () => {
     expect(BROWSER_ACTIONS).toHaveLength(22);
     expect(Object.keys(actionParamsSchemas).sort()).toEqual([...BROWSER_ACTIONS].sort());
   });

@@ -26,7 +26,7 @@ export function isKnownSchema(schemaName: string): boolean {
 /**
  * Validates a context on write. A known schema is parsed with its zod schema (extra fields kept);
  * an unknown one only has to be a JSON object. Hints written inside the context (`context.llm_hints`,
- * seed 000's habit) are validated too, since they shape every view of the breadcrumb.
+ * as the reference page context does) are validated too, since they shape every view of the breadcrumb.
  * Throws SchemaValidationError (details: the zod issues) or InvalidLlmHintsError.
  */
 export function validateContext(schemaName: string, context: unknown): Record<string, unknown> {

@@ -1,7 +1,8 @@
 import { z } from "zod";
 
-// browser.page.context.v1 (seed 000 plus the text snapshot). Only url, domain and title are
-// required so the extension's first "Loading..." version is valid; the rest is typed when present.
+// browser.page.context.v1: the reference page context's fields (fixtures/page-context-example.ts)
+// plus the text snapshot. Only url, domain and title are required so the extension's first
+// "Loading..." version is valid; the rest is typed when present.
 // Every object is loose: extra fields are kept.
 
 export const viewportSchema = z.looseObject({

@@ -1,6 +1,7 @@
 import type { LlmHints } from "../llm-view/llm-hints-schema.ts";
 
-// Seed 000's llm_hints for browser.page.context.v1, as the seed writes them inside the context.
+// The reference llm_hints for browser.page.context.v1, written inside the context as the reference
+// page context does (fixtures/page-context-example.ts).
 // A module of its own, importing only a type, so the extension's worker can take them through
 // the light `@crumbs/schemas/seed-page-hints` subpath without the template engine.
 

@@ -25,7 +25,7 @@ const crumb = (context: Record<string, unknown>, llm_hints?: LlmHints, schema_na
   ...(llm_hints ? { llm_hints } : {}),
 });
 
-describe("seed 000's page context", () => {
+describe("the reference page context", () => {
   const view = renderLlmView(pageCrumb);
 
   it("has the transform outputs", () => {
@@ -62,7 +62,7 @@ describe("seed 000's page context", () => {
     expect((pageCrumb.context.content as { headings: string[] }).headings).toHaveLength(3);
   });
 
-  it("without seed hints, the built-in defaults still summarise and hide the noise", () => {
+  it("without the reference hints, the built-in defaults still summarise and hide the noise", () => {
     const { llm_hints: _drop, ...ctx } = SEED_PAGE_CONTEXT_EXAMPLE;
     const v = renderLlmView({ ...pageCrumb, context: ctx });
     expect(v.summary).toBe(
@@ -72,7 +72,7 @@ describe("seed 000's page context", () => {
     expect(v.snapshot).toEqual(SEED_PAGE_CONTEXT_EXAMPLE.snapshot);
   });
 
-  it("the seed's hints validate", () => {
+  it("the reference hints validate", () => {
     expect(validateLlmHints(SEED_PAGE_CONTEXT_HINTS)).toEqual(SEED_PAGE_CONTEXT_HINTS);
   });
 });

@@ -8,7 +8,7 @@ import { llmHintsSchema, type LlmHints } from "./llm-hints-schema.ts";
 import { compileRule, type TemplateData } from "./llm-rules.ts";
 import { buildPathTrie, type PathTrie } from "./path-trie.ts";
 
-// The view (DESIGN.md "llm_hints"):
+// The view (schemas/README.md, "llm_hints"):
 //   1. hints = merge(built-in default, schema.def hints, context.llm_hints, top-level llm_hints);
 //   2. every transform runs on {context (without llm_hints), title, tags, schema_name, id, version};
 //   3. merge mode: the context's fields plus the outputs (outputs win a clash); replace: outputs only.

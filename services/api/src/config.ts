@@ -58,7 +58,7 @@ export interface ApiConfig {
   host: string;
   /** Admin token of owner `default`. */
   token?: string;
-  /** API keys, rate limits, NATS credentials (issue 6). */
+  /** API keys, rate limits, NATS credentials (SECURITY.md). */
   auth?: AuthConfig;
   bodyLimitBytes: number;
   ssePingMs: number;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CliError } from "./errors.ts";
 
 /**
- * The part of the event contract (DESIGN "Events on NATS") the CLI prints. Loose on purpose:
+ * The part of the event contract (docs/architecture.md, "Contracts") the CLI prints. Loose on purpose:
  * the whole event is passed on untouched (`--json`, `--publish`), only these fields are read.
  */
 export const eventFieldsSchema = z.looseObject({

@@ -4,7 +4,7 @@ import { browserActionContextSchema } from "@crumbs/schemas/browser-action";
 import { looksLikeReferenceEvent } from "@crumbs/schemas/reference-event";
 import { entryTaskSchema, type InboxEntry } from "./inbox.ts";
 
-// A browser.action.v1 event from NATS (DESIGN.md "Events on NATS") turned into an inbox entry.
+// A browser.action.v1 event from NATS (docs/architecture.md, "Contracts") turned into an inbox entry.
 // The payload is validated here, at the boundary: a malformed action is answered with an
 // invalid_params result instead of being run or silently dropped.
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-// The few calls the extension makes to the crumbs HTTP API (DESIGN.md "HTTP API"). The worker and
+// The few calls the extension makes to the crumbs HTTP API (services/api/README.md). The worker and
 // the extension pages call it with host_permissions, so CORS does not apply.
 
 export class CrumbsApiError extends Error {

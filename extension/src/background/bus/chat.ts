@@ -7,7 +7,7 @@ import { getScope, newScope, setScope, withOpened, withSite } from "./tab-scope.
 
 // A chat message from the side panel: chat.message.v1 with the session and extension tags (so the
 // runner links the conversation to this browser). The tab the user is on becomes the agent's tab
-// for the session (seed 003: the tab the task started on).
+// for the session (the tab the task started on: "Tab restriction" in docs/extension.md).
 
 export async function sendChat(conn: Connection, extensionId: string, content: string, sessionId: string): Promise<string> {
   const tabId = await agentStartTab();

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
-// The connection settings the options page writes (DESIGN.md: keys apiUrl, token, natsWsUrl,
-// allowlist in chrome.storage.local). `owner` is optional: the API tells us the owner of the
+// The connection settings the options page writes (docs/extension.md, "Settings": keys apiUrl, token,
+// natsWsUrl, allowlist in chrome.storage.local). `owner` is optional: the API tells us the owner of the
 // token when the living breadcrumb is created; the option only matters before that.
 
 export const CONFIG_KEYS = ["apiUrl", "token", "natsWsUrl", "allowlist", "owner"] as const;

@@ -1,7 +1,8 @@
-// The mask overlay in the page (seed 003): a translucent layer with "Agent is acting" that blocks
-// the user's own clicks and keys while an agent works in the tab. It lets the agent's synthetic
-// events through (they are not isTrusted), ignores the pointer itself (pointer-events: none, so hit
-// tests see the page), and hides from the snapshot (aria-hidden host, closed shadow root).
+// The mask overlay in the page ("Mask" in docs/extension.md): a translucent layer with "Agent is
+// acting" that blocks the user's own clicks and keys while an agent works in the tab. It lets the
+// agent's synthetic events through (they are not isTrusted), ignores the pointer itself
+// (pointer-events: none, so hit tests see the page), and hides from the snapshot (aria-hidden host,
+// closed shadow root).
 // It never traps the user: Esc, or its Stop button, stops the agent's task (the worker's stop).
 
 /** Runs in the page's isolated world: must not use anything from this module's scope. */

@@ -5,9 +5,9 @@ import { MASK_LABEL, setMask } from "./mask-page.ts";
 import { stored } from "./store.ts";
 import { scopes } from "./tab-scope.ts";
 
-// When the mask shows (seed 003): an agent has work for the tab, the tab is the active one and its
-// window has focus. Evaluated again on every change of the queue, tab activation, focus change
-// and page load (a reload drops the overlay).
+// When the mask shows ("Mask" in docs/extension.md): an agent has work for the tab, the tab is the
+// active one and its window has focus. Evaluated again on every change of the queue, tab
+// activation, focus change and page load (a reload drops the overlay).
 
 const masked = stored("crumbs.masked", z.array(z.number().int()), () => []);
 const LINGER_MS = 1_500;
@@ -48,7 +48,7 @@ async function apply(tabId: number, show: boolean): Promise<void> {
 let chain: Promise<void> = Promise.resolve();
 
 /**
- * Shows the mask where seed 003's rule says so and hides it everywhere else it was shown. Calls
+ * Shows the mask where the rule above says so and hides it everywhere else it was shown. Calls
  * run one after another: an older call working from an older queue must not show the mask again
  * after a newer one (a stop) hid it.
  */

@@ -4,7 +4,7 @@ import { pageTags } from "../context/capture.ts";
 import type { Connection } from "./connection.ts";
 
 // The owner of the token, for the NATS subject. The API has no "who am I", but the living
-// breadcrumb carries its owner: find or create it (seed 000 creates it as "Loading..." before the
+// breadcrumb carries its owner: find or create it (it is created as "Loading..." before the
 // first capture) and read it.
 
 export async function ownerOf(conn: Connection, extensionId: string): Promise<string> {

@@ -1,5 +1,6 @@
 // Pure safety rules for actions that arrive over the bus: which actions write, and which hosts
-// they may write to (DESIGN.md: storage key `allowlist`, host patterns such as `*.example.com`).
+// they may write to (docs/extension.md, "Settings": storage key `allowlist`, host patterns such as
+// `*.example.com`).
 
 /** Actions that change a page or navigate; everything else only reads or moves the viewport. */
 export const WRITE_ACTIONS: ReadonlySet<string> = new Set([

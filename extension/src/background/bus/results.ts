@@ -2,8 +2,8 @@ import type { Connection } from "./connection.ts";
 import { CrumbsApiError } from "./api-client.ts";
 import type { InboxEntry, ResultContext } from "./inbox.ts";
 
-// browser.action.result.v1 (DESIGN.md "Known schemas"), written through the API with an
-// Idempotency-Key per request, so a retry after a lost answer writes it once.
+// browser.action.result.v1 (a known schema, @crumbs/schemas/action-result), written through the API
+// with an Idempotency-Key per request, so a retry after a lost answer writes it once.
 
 export const RESULT_SCHEMA = "browser.action.result.v1";
 

@@ -1,9 +1,10 @@
 import { isRestrictedUrl, targetTab } from "../active-tab.ts";
 import { busStatus } from "./status.ts";
 
-// The tab an agent session starts on (seed 003): the page the user is looking at. When the active
-// tab is one the extension cannot act on (the side panel opened as a tab, chrome:// pages), the
-// page of the living context is meant: that is the page the agent was shown.
+// The tab an agent session starts on ("Tab restriction" in docs/extension.md): the page the user is
+// looking at. When the active tab is one the extension cannot act on (the side panel opened as a
+// tab, chrome:// pages), the page of the living context is meant: that is the page the agent was
+// shown.
 
 export async function agentStartTab(): Promise<number | undefined> {
   const active = await targetTab().catch(() => undefined);

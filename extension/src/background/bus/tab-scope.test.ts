@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { allows, newScope, pruneScopes, withClosed, withCurrent, withOpened, withSite } from "./tab-scope.ts";
 
-describe("tab scope (seed 003)", () => {
+describe("tab scope (the tab restriction)", () => {
   it("starts with the start tab; opened tabs join; others are refused", () => {
     let s = newScope(7);
     expect(allows(s, 7)).toBe(true);

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { stored } from "./store.ts";
 
-// seed 003's tab restriction: an agent session may act only on the tab it started on and the tabs
-// it opened; and, without an allowlist, write only on the site where it started (plus the sites the
-// user let it navigate to). Pure rules over a stored map of session -> scope.
+// The tab restriction (docs/extension.md): an agent session may act only on the tab it started on
+// and the tabs it opened; and, without an allowlist, write only on the site where it started (plus
+// the sites the user let it navigate to). Pure rules over a stored map of session -> scope.
 
 export const scopeSchema = z.object({
   start: z.number().int(),

@@ -6,15 +6,15 @@ import { interactiveElements } from "./interactive.ts";
 import { pageInfoSchema, readPageInfo } from "./page-info.ts";
 import type { PageUpdate } from "./living-breadcrumb.ts";
 
-// One capture of a tab: seed 000's fields read in the page plus the text snapshot from the
-// snapshot engine (the same crumbs.execute the bus uses), shaped as the living breadcrumb's
-// title, tags and context.
+// One capture of a tab: the page context's fields (docs/extension.md, "The page context") read in
+// the page plus the text snapshot from the snapshot engine (the same crumbs.execute the bus uses),
+// shaped as the living breadcrumb's title, tags and context.
 
 const snapshotDataSchema = z.object({ text: z.string(), refs: z.number(), tokens: z.number(), truncated: z.boolean() });
 
 /**
- * seed 000's hints, minus its `summary` (the built-in one also counts the snapshot's refs). The
- * built-in defaults already drop dom.map and the session ids.
+ * The reference page context's hints (SEED_PAGE_CONTEXT_HINTS), minus their `summary` (the built-in
+ * one also counts the snapshot's refs). The built-in defaults already drop dom.map and the session ids.
  */
 const { summary: _seedSummary, ...seedTransforms } = SEED_PAGE_CONTEXT_HINTS.transform ?? {};
 export const PAGE_CONTEXT_HINTS = { ...SEED_PAGE_CONTEXT_HINTS, transform: seedTransforms };

@@ -1,6 +1,7 @@
-// The "significant DOM change" trigger (seed 000). A MutationObserver in the page counts element
-// additions/removals and text edits; when a quiet moment follows enough change, it tells the
-// worker. Installed by chrome.scripting into the extension's isolated world, once per document.
+// The "significant DOM change" trigger of the page context (docs/extension.md). A MutationObserver
+// in the page counts element additions/removals and text edits; when a quiet moment follows enough
+// change, it tells the worker. Installed by chrome.scripting into the extension's isolated world,
+// once per document.
 
 export const DOM_CHANGED = "crumbs:dom-changed";
 

@@ -1,6 +1,6 @@
-// "No update when nothing meaningful changed" (seed 000's smart diffing): the fingerprint covers
-// what an agent reads (where, what the page says, what can be acted on), not the capture time or
-// the scroll offset.
+// "No update when nothing meaningful changed" (docs/extension.md, "The page context"): the
+// fingerprint covers what an agent reads (where, what the page says, what can be acted on), not the
+// capture time or the scroll offset.
 
 export interface FingerprintInput {
   url: string;

@@ -1,4 +1,4 @@
-// seed 000's `dom.interactiveElements`, keyed by the snapshot's refs instead of buildDomTree's
+// The page context's `dom.interactiveElements`, keyed by the snapshot's refs instead of buildDomTree's
 // highlight indexes, so what a model reads there and what it acts on are the same ids.
 
 export interface InteractiveElement {

@@ -3,7 +3,7 @@ import { CrumbsApiError, type CrumbsApi } from "../bus/api-client.ts";
 import { backoffDelay, type BackoffOptions } from "../bus/backoff.ts";
 import type { StoredValue } from "../bus/store.ts";
 
-// The one living browser.page.context.v1 breadcrumb of this extension (DESIGN.md: key
+// The one living browser.page.context.v1 breadcrumb of this extension (docs/extension.md: key
 // `browser.page.context:<extension id>`). Its id, version and the fingerprint of what it holds
 // live in storage, so a restarted worker (or browser) keeps patching the same breadcrumb.
 

@@ -1,7 +1,8 @@
 import { z } from "zod";
 
-// seed 000's page fields, read in the page by chrome.scripting.executeScript. readPageInfo is
-// serialized into the page: it must not use anything from this module's scope.
+// The page context's page fields (docs/extension.md, "Context"), read in the page by
+// chrome.scripting.executeScript. readPageInfo is serialized into the page: it must not use anything
+// from this module's scope.
 
 export function readPageInfo() {
   const clip = (s: string | null | undefined, n: number) => (s ?? "").replace(/\s+/g, " ").trim().slice(0, n);

@@ -1,6 +1,7 @@
 // When to capture the page: every trigger (tab switch, navigation, load, DOM change) asks for an
 // update; a short settle window merges the bursts one user action causes (activated + committed +
-// complete), and starts are at least `minIntervalMs` apart (seed 000: at most one update per 500 ms).
+// complete), and starts are at least `minIntervalMs` apart (docs/extension.md: at most one update
+// per 500 ms).
 
 export interface Timers {
   now(): number;

@@ -8,9 +8,9 @@ import { DOM_CHANGED, installDomWatch } from "./dom-watch.ts";
 import { livingStateSchema, writeLiving } from "./living-breadcrumb.ts";
 import { UpdateScheduler } from "./scheduler.ts";
 
-// The page-context tracker: seed 000's triggers feed one scheduler; each run captures the active
-// tab and writes the living breadcrumb. Listeners are registered in the worker's first turn (MV3
-// wakes a stopped worker for them); everything it must remember is in storage.
+// The page-context tracker: the triggers of docs/extension.md feed one scheduler; each run captures
+// the active tab and writes the living breadcrumb. Listeners are registered in the worker's first
+// turn (MV3 wakes a stopped worker for them); everything it must remember is in storage.
 
 export const livingState = stored("crumbs.living", livingStateSchema.nullable(), () => null);
 

@@ -36,7 +36,7 @@ export const typeParams = z
   .object({
     ...targetShape,
     value: z.string().optional(),
-    // seed 001 calls it `text`
+    // the command form (background/command.ts) may call it `text`
     text: z.string().optional(),
     delay: z.number().int().min(0).max(1_000).optional(),
     timeout_ms: timeout,

@@ -5,8 +5,9 @@ import { nameOf, roleOf } from "./element-role.ts";
 import { isVisible } from "./element-state.ts";
 import type { RoleSelector } from "./params.ts";
 
-// A target is a ref from the last snapshot or a role selector re-resolved now (seed 002's DSL). Refs fail
-// closed: a removed or re-rendered element is `stale_ref`, never a guess at a similar element.
+// A target is a ref from the last snapshot or a role selector (role + accessible name,
+// `roleSelectorSchema` in params.ts) re-resolved now. Refs fail closed: a removed or re-rendered
+// element is `stale_ref`, never a guess at a similar element.
 
 export function resolveTarget(params: { ref?: string | undefined; selector?: RoleSelector | string | undefined }): Element {
   // resolveRef fails closed: unknown, removed or re-rendered elements are stale_ref.

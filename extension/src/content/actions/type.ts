@@ -10,7 +10,7 @@ import { typeChar } from "./key-events.ts";
 import { parseParams, typeParams } from "./params.ts";
 import { resolveTarget } from "./resolve-target.ts";
 
-// `type` appends keystroke by keystroke (seed 001); `fill` replaces the whole value.
+// `type` appends keystroke by keystroke (the action contract); `fill` replaces the whole value.
 registerAction("type", async (raw) => {
   const params = parseParams(typeParams, raw);
   const text = params.value ?? params.text ?? "";

@@ -36,7 +36,7 @@ export interface AppDeps {
   authenticate?: Authenticate;
   /** Authenticated keys, shared with whoever LISTENs for revocations (assemble.ts). Default: 10 s TTL. */
   principalCache?: PrincipalCache;
-  /** Rate limits and the NATS account seed (issue 6). */
+  /** Rate limits and the NATS account seed (SECURITY.md). */
   auth?: AuthConfig;
   bodyLimitBytes?: number;
   ssePingMs?: number;

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { isAccountSeed } from "../nats-auth/trust.ts";
 import { rateLimitSchema, type RateLimit } from "./rate-limit-bucket.ts";
 
-/** The environment of issue 6 (keys, rate limits, NATS auth), merged into config.ts's one schema. */
+/** The auth environment (API keys, rate limits, NATS auth: SECURITY.md), merged into config.ts's schema. */
 export const authEnvShape = {
   /** Per API key; see rate-limit.ts for replicas. */
   CRUMBS_RATE_LIMIT: rateLimitSchema.prefault("50:200"),

@@ -13,7 +13,7 @@ const usage = `usage: crumbs tail [--selector JSON] [--after SEQ] [--json]
 
 Live events from /v1/events/stream, one line each until Ctrl-C:
   <seq> <type> <schema_name> <id> v<version> <title>
---selector JSON  only events whose breadcrumb matches (DESIGN "Selectors")
+--selector JSON  only events whose breadcrumb matches (schemas/README.md, "Selectors")
 --after SEQ      first replay the events after SEQ, then go live
 --json           print each event's JSON on one line instead
 A dropped connection is resumed after the last seq seen (Last-Event-ID), so once tail has seen an
