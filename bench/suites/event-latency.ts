@@ -1,15 +1,18 @@
 import { connect, type NatsConnection } from "nats";
-import { STREAM_NAME } from "@crumbs/schemas";
+import { STREAM_NAME, SUBJECT_PREFIX } from "@crumbs/schemas";
 import type { Suite } from "../types.ts";
 import { percentile, round } from "../stats.ts";
 import { lowerIsBetter } from "../lib/figures.ts";
 import { openLoop } from "../lib/load.ts";
 import { pageContext } from "../lib/page-context.ts";
+import { HttpClient } from "../lib/http.ts";
 import { createPageContexts } from "../lib/seed-rows.ts";
 import { startStack } from "../lib/stack.ts";
 
 const RATE = 1_000;
-const ROWS = 200;
+const HALF_RATE = 500;
+const ROWS = 192;
+const OWNERS = 16;
 
 /** Receipt times of events on CRUMBS by `<id>:<version>`, through an ordered (ephemeral) JetStream consumer. */
 async function streamListener(nc: NatsConnection, filter: string) {
@@ -49,15 +52,26 @@ async function waitUntil(cond: () => boolean, ms: number) {
 
 export const eventLatency: Suite = {
   name: "event-latency",
-  description: "HTTP response of a PATCH -> JetStream subscriber receives its event, at 1,000 writes/s",
+  description: "HTTP response of a PATCH -> JetStream subscriber receives its event, 16 owners, at 500 and 1,000 writes/s",
   async run({ quick, log }) {
     const count = quick ? 2_000 : 10_000;
     const stack = await startStack({ relayPollMs: 1_000 });
     const nc = await connect({ servers: stack.nats.url });
+    const clients: HttpClient[] = [];
     try {
-      const rows = await createPageContexts(stack.http, ROWS);
+      // 16 owners, each with a key of its own and ROWS / 16 rows, written in turn.
+      for (let o = 0; o < OWNERS; o++) {
+        const key = await stack.http.json<{ token: string }>("POST", "/v1/keys", 201, {
+          body: { owner: `latency${o}`, scopes: ["read", "write"] },
+        });
+        clients.push(new HttpClient(stack.api.url, key.token, 4));
+      }
+      const perOwner = await Promise.all(
+        clients.map((http, o) => createPageContexts(http, ROWS / OWNERS, 2, (k) => o + OWNERS * k)),
+      );
+      const rows = perOwner.flatMap((owned, o) => owned.map((r) => ({ ...r, http: clients[o]! })));
       const free = [...rows];
-      const listener = await streamListener(nc, "crumbs.default.updated.>");
+      const listener = await streamListener(nc, `${SUBJECT_PREFIX}.*.updated.>`);
       const sent = new Map<string, number>();
       let failed = 0;
       const write = async () => {
@@ -66,7 +80,7 @@ export const eventLatency: Suite = {
           failed++;
           return;
         }
-        const res = await stack.http.request("PATCH", `/v1/breadcrumbs/${row.id}`, {
+        const res = await row.http.request("PATCH", `/v1/breadcrumbs/${row.id}`, {
           body: { context: pageContext(row.n, row.version + 1) },
           headers: { "if-match": `"${row.version}"` },
         });
@@ -87,14 +101,14 @@ export const eventLatency: Suite = {
       log(`API: ${count} PATCHes offered at ${RATE}/s`);
       const a = await measure(RATE, count);
       const achieved = a.achieved;
-      const slowRate = 50;
-      log(`API: ${quick ? 300 : 1_000} PATCHes at ${slowRate}/s, below the write path's capacity`);
-      const slow = await measure(slowRate, quick ? 300 : 1_000);
+      const slowRate = HALF_RATE;
+      log(`API: ${count / 2} PATCHes offered at ${slowRate}/s`);
+      const slow = await measure(slowRate, count / 2);
       listener.stop();
 
       // Baseline: the same payloads published straight to JetStream (as the relay does, awaiting each
       // ack), measured from the publish call to the same kind of subscriber.
-      const sample = await stack.http.json<Record<string, unknown>>("GET", `/v1/breadcrumbs/${rows[0]!.id}`, 200);
+      const sample = await rows[0]!.http.json<Record<string, unknown>>("GET", `/v1/breadcrumbs/${rows[0]!.id}`, 200);
       const payload = JSON.stringify({ seq: 1, type: "breadcrumb.updated", id: sample.id, version: 1, breadcrumb: sample });
       const jsm = await nc.jetstreamManager();
       await jsm.streams.add({ name: "BENCH", subjects: ["bench.>"] });
@@ -140,14 +154,14 @@ export const eventLatency: Suite = {
               unit: "ms",
               baseline: { name: "JetStream publish->receive", value: round(percentile(b.out, 99), 3), unit: "ms" },
             }),
-            goal: "< 10 ms",
-            met: percentile(a.out, 99) < 10,
+            goal: "<= 25 ms",
+            met: percentile(a.out, 99) <= 25,
           },
           lowerIsBetter({ metric: `write->event p50 at ${slowRate}/s`, value: round(percentile(slow.out, 50)), unit: "ms" }),
           {
             ...lowerIsBetter({ metric: `write->event p99 at ${slowRate}/s`, value: round(percentile(slow.out, 99)), unit: "ms" }),
-            goal: "< 10 ms",
-            met: percentile(slow.out, 99) < 10,
+            goal: "<= 10 ms",
+            met: percentile(slow.out, 99) <= 10,
           },
           {
             metric: "writes/s achieved (offered 1,000)",
@@ -157,9 +171,10 @@ export const eventLatency: Suite = {
             met: achieved >= 0.95 * RATE,
           },
         ],
-        params: { offered_per_s: RATE, count, rows: ROWS, written: a.written, failed, skipped: a.skipped, early: a.early, missing: a.missing, slow: { rate: slowRate, achieved: slow.achieved, early: slow.early, missing: slow.missing }, baseline_missing: b.missing },
+        params: { offered_per_s: RATE, count, rows: ROWS, owners: OWNERS, written: a.written, failed, skipped: a.skipped, early: a.early, missing: a.missing, slow: { rate: slowRate, achieved: slow.achieved, early: slow.early, missing: slow.missing }, baseline_missing: b.missing },
       };
     } finally {
+      for (const c of clients) c.close();
       await nc.close();
       await stack.close();
     }
