@@ -1,4 +1,4 @@
-import { connect } from "node:net";
+import { connect, type Socket } from "node:net";
 import { sql } from "drizzle-orm";
 import { DiscardPolicy, nanos } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -101,14 +101,23 @@ describe("bounded growth", () => {
   });
 
   it("a stream whose client stopped reading is closed and frees its slot", async () => {
+    // A key of its own: the streams the test before aborted free their slots only when the server
+    // next writes to them, so bob may still hold one here, and a stalled request would get 429.
+    const keyRes = await s.call("/v1/keys", { method: "POST", json: { owner: "bob", scopes: ["read", "write", "subscribe"] } });
+    const bob = ((await keyRes.json()) as { token: string }).token;
     const { hostname, port } = new URL(url);
-    const stalled = [0, 1].map(() => {
+    // Both stalled streams must hold their slots before the third request is tried: started
+    // together, the third could take a slot first and one of them would get the 429 instead.
+    const stalled: Socket[] = [];
+    for (let i = 0; i < 2; i++) {
       const sock = connect(Number(port), hostname);
-      sock.write(`GET /v1/events/stream HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${bob}\r\n\r\n`);
-      sock.pause(); // never reads: a dead peer, as far as the server can tell
       sock.on("error", () => {});
-      return sock;
-    });
+      const head = new Promise<string>((resolve) => sock.once("data", (d: Buffer) => resolve(d.toString())));
+      sock.write(`GET /v1/events/stream HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${bob}\r\n\r\n`);
+      expect(await head).toMatch(/^HTTP\/1\.1 200/);
+      sock.pause(); // never reads again: a dead peer, as far as the server can tell
+      stalled.push(sock);
+    }
     try {
       const third = await waitFor(
         async () => {
