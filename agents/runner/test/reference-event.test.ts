@@ -2,8 +2,8 @@ import { readFile } from "node:fs/promises";
 import { connect } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@crumbs/testkit";
-import { startRunner, silentLogger, type Runner } from "@crumbs/runner";
-import { chatMessage, startStack, waitForCount, type TestStack } from "./stack.ts";
+import { silentLogger, type Runner } from "@crumbs/runner";
+import { chatMessage, startStack, startStackRunner, waitForCount, type TestStack } from "./stack.ts";
 
 const pageAssistant = JSON.parse(
   await readFile(new URL("../agents/page-assistant.json", import.meta.url), "utf8"),
@@ -19,15 +19,8 @@ describe("runner with a trigger too large for NATS", () => {
 
   beforeAll(async () => {
     s = await startStack({ maxPayload: 32 * 1024 });
-    runner = await startRunner({
-      crumbsUrl: s.api.url,
-      token: s.env.CRUMBS_TOKEN!,
-      natsUrl: s.nats.url,
-      openaiBaseUrl: s.fake.url,
-      openrouterBaseUrl: s.fake.url,
-      openrouterApiKey: "or-test-key",
+    runner = await startStackRunner(s, {
       modelTimeoutMs: 1_500,
-      ackWaitMs: 3_000,
       log: silentLogger,
     });
     await s.client.create(pageAssistant);

@@ -1,13 +1,14 @@
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@crumbs/testkit";
-import { startRunner, silentLogger, type Runner } from "@crumbs/runner";
+import { silentLogger, type Runner } from "@crumbs/runner";
 import {
   agentConsumers,
   chatMessage,
   listAll,
   pageContext,
   startStack,
+  startStackRunner,
   waitForCount,
   type TestStack,
 } from "./stack.ts";
@@ -23,15 +24,8 @@ describe("runner with the page-assistant agent", () => {
 
   beforeAll(async () => {
     s = await startStack();
-    runner = await startRunner({
-      crumbsUrl: s.api.url,
-      token: s.env.CRUMBS_TOKEN!,
-      natsUrl: s.nats.url,
-      openaiBaseUrl: s.fake.url,
-      openrouterBaseUrl: s.fake.url,
-      openrouterApiKey: "or-test-key",
+    runner = await startStackRunner(s, {
       modelTimeoutMs: 1_500,
-      ackWaitMs: 3_000,
       log: silentLogger,
     });
     const def = await s.client.create(pageAssistant);

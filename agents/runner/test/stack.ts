@@ -2,6 +2,7 @@ import { loadApiConfig, mintRunnerUser, startApi, type NatsTrust, type RunningAp
 import { CrumbsClient, type Breadcrumb } from "@crumbs/agent-sdk";
 import { connect } from "nats";
 import { STREAM_NAME } from "@crumbs/schemas";
+import { startRunner, type Runner, type RunnerOptions } from "@crumbs/runner";
 import {
   FakeOpenAI,
   NatsServer,
@@ -159,4 +160,24 @@ export async function waitForAgentDrained(s: TestStack, agentId: string, timeout
   const [name, ...more] = await agentConsumers(s, agentId);
   if (!name || more.length > 0) throw new Error(`expected one consumer for ${agentId}, found ${[name, ...more]}`);
   return waitForConsumerDrained(s.nats.url, STREAM_NAME, name, { timeout });
+}
+
+/**
+ * A runner in this process on the stack, with the fake model behind both model routes and a 3 s
+ * ack wait; `opts` override any of it (step limit, model timeout, logger).
+ */
+export function startStackRunner(
+  s: Pick<TestStack, "api" | "nats" | "fake" | "env">,
+  opts: Partial<RunnerOptions> = {},
+): Promise<Runner> {
+  return startRunner({
+    crumbsUrl: s.api.url,
+    token: s.env.CRUMBS_TOKEN!,
+    natsUrl: s.nats.url,
+    openaiBaseUrl: s.fake.url,
+    openrouterBaseUrl: s.fake.url,
+    openrouterApiKey: "or-test-key",
+    ackWaitMs: 3_000,
+    ...opts,
+  });
 }

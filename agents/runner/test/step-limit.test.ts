@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STREAM_NAME } from "@crumbs/schemas";
 import { waitFor, waitForConsumerDrained } from "@crumbs/testkit";
-import { startRunner, silentLogger, type Runner } from "@crumbs/runner";
-import { chatMessage, listAll, pageContext, startStack, waitForAgentDrained, type TestStack } from "./stack.ts";
+import { silentLogger, type Runner } from "@crumbs/runner";
+import { chatMessage, listAll, pageContext, startStack, startStackRunner, waitForAgentDrained, type TestStack } from "./stack.ts";
 
 const MAX_STEPS = 3;
 
@@ -14,15 +14,8 @@ describe("the runner's step limit", () => {
 
   beforeAll(async () => {
     s = await startStack();
-    runner = await startRunner({
-      crumbsUrl: s.api.url,
-      token: s.env.CRUMBS_TOKEN!,
-      natsUrl: s.nats.url,
-      openaiBaseUrl: s.fake.url,
-      openrouterBaseUrl: s.fake.url,
-      openrouterApiKey: "or-test-key",
+    runner = await startStackRunner(s, {
       maxSteps: MAX_STEPS,
-      ackWaitMs: 3_000,
       log: silentLogger,
     });
     await s.client.create({

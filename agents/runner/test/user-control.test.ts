@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@crumbs/testkit";
-import { startRunner, silentLogger, type Runner } from "@crumbs/runner";
-import { chatMessage, listAll, pageContext, startStack, waitForCount, type TestStack } from "./stack.ts";
+import { silentLogger, type Runner } from "@crumbs/runner";
+import { chatMessage, listAll, pageContext, startStack, startStackRunner, waitForCount, type TestStack } from "./stack.ts";
 
 // The runner's side of the user staying in control: a value for a secret field is refused before
 // it is written, and a task the user stopped takes no further step and is recorded as cancelled.
@@ -13,15 +13,8 @@ let s: TestStack;
 let runner: Runner;
 beforeAll(async () => {
   s = await startStack();
-  runner = await startRunner({
-    crumbsUrl: s.api.url,
-    token: s.env.CRUMBS_TOKEN!,
-    natsUrl: s.nats.url,
-    openaiBaseUrl: s.fake.url,
-    openrouterBaseUrl: s.fake.url,
-    openrouterApiKey: "or-test-key",
+  runner = await startStackRunner(s, {
     modelTimeoutMs: 3_000,
-    ackWaitMs: 3_000,
     log: silentLogger,
   });
   await s.client.create(pageAssistant as never);

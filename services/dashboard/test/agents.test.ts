@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@crumbs/testkit";
-import { startRunner, silentLogger, type Runner } from "@crumbs/runner";
-import { chatMessage, pageContext, waitForCount } from "../../../agents/runner/test/stack.ts";
+import { silentLogger, type Runner } from "@crumbs/runner";
+import { chatMessage, pageContext, startStackRunner, waitForCount } from "../../../agents/runner/test/stack.ts";
 import { login, startDashboard, type DashboardHarness } from "./harness.ts";
 
 const pageAssistant = JSON.parse(await readFile(new URL("../../../agents/runner/agents/page-assistant.json", import.meta.url), "utf8")) as {
@@ -24,13 +24,7 @@ describe("dashboard: agents and sessions", () => {
   beforeAll(async () => {
     h = await startDashboard();
     const s = h.stack;
-    runner = await startRunner({
-      crumbsUrl: s.api.url,
-      token: s.env.CRUMBS_TOKEN!,
-      natsUrl: s.nats.url,
-      openaiBaseUrl: s.fake.url,
-      openrouterBaseUrl: s.fake.url,
-      openrouterApiKey: "or-test-key",
+    runner = await startStackRunner(s, {
       modelTimeoutMs: 30_000,
       ackWaitMs: 5_000,
       log: silentLogger,
