@@ -1,30 +1,13 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import postgres from "postgres";
 import { AckPolicy, connect, DeliverPolicy, StringCodec } from "nats";
 import { STREAM_NAME } from "@crumbs/schemas";
-import { createTestDatabase, freePort, NatsServer, waitFor, type TestDatabase } from "@crumbs/testkit";
+import { createTestDatabase, NatsServer, waitFor, type TestDatabase } from "@crumbs/testkit";
+import { spawnApi } from "./api-process.ts";
 
-const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 const TOKEN = "fault-api-kill-token-0123";
 const WRITES = 60;
-
-/** `crumbs api` as a real process, as docker compose runs it. */
-async function spawnApi(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ["services/cli/bin/crumbs.js", "api"], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", CRUMBS_TOKEN: TOKEN, CRUMBS_RELAY_POLL_MS: "100" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr?.on("data", (d: Buffer) => (out += d.toString()));
-  await waitFor(() => out.includes("listening") || child.exitCode !== null, { timeout: 30_000, message: "api up" });
-  if (child.exitCode !== null) throw new Error(`crumbs api exited: ${out}`);
-  return { child, url: `http://127.0.0.1:${port}` };
-}
 
 function kill(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
@@ -49,7 +32,7 @@ describe("API killed with events in the outbox", () => {
   });
 
   it("the next API process drains them", async () => {
-    const first = await spawnApi({ DATABASE_URL: pg.url, NATS_URL: nats.url });
+    const first = await spawnApi({ DATABASE_URL: pg.url, NATS_URL: nats.url }, TOKEN);
     children.push(first.child);
     await nats.stop();
     for (let i = 0; i < WRITES; i++) {
@@ -68,7 +51,7 @@ describe("API killed with events in the outbox", () => {
       expect(Number(pending?.n)).toBe(WRITES);
 
       await nats.start();
-      const second = await spawnApi({ DATABASE_URL: pg.url, NATS_URL: nats.url });
+      const second = await spawnApi({ DATABASE_URL: pg.url, NATS_URL: nats.url }, TOKEN);
       children.push(second.child);
       await waitFor(
         async () => {

@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, type NatsConnection } from "nats";
-import { createTestDatabase, freePort, NatsServer, waitFor, type TestDatabase } from "@crumbs/testkit";
+import { createTestDatabase, NatsServer, waitFor, type TestDatabase } from "@crumbs/testkit";
+import { spawnApi } from "./api-process.ts";
 
 // One owner's hostile selector or llm_hints work must not stall anyone else. The API runs as a
 // child process: in-process, blocked work would also block this test's own timers, so /healthz
@@ -15,7 +15,6 @@ import { createTestDatabase, freePort, NatsServer, waitFor, type TestDatabase } 
 // same API taken just before with no hostile work (a few ms on an idle machine), so neighbours'
 // load does not fail the test while a stalled loop (seconds) still does.
 
-const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 const ADMIN = "hostile-engines-admin-0123";
 const HEALTH_MS = 100;
 const WRITE_TO_NATS_MS = 1_000;
@@ -31,21 +30,6 @@ const NESTED_EACH =
   "{{#each context.items}}{{#each ../context.items}}{{#each ../../context.items}}{{name}}{{/each}}{{/each}}{{/each}}";
 const DESCENT = "$..*..*..*..*..*..*..*..*";
 const selector = (s: unknown) => encodeURIComponent(JSON.stringify(s));
-
-async function spawnApi(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ["services/cli/bin/crumbs.js", "api"], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", CRUMBS_TOKEN: ADMIN, CRUMBS_RELAY_POLL_MS: "100" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr?.on("data", (d: Buffer) => (out += d.toString()));
-  await waitFor(() => out.includes("listening") || child.exitCode !== null, { timeout: 30_000, message: "api up" });
-  if (child.exitCode !== null) throw new Error(`crumbs api exited: ${out}`);
-  return { child, url: `http://127.0.0.1:${port}` };
-}
 
 // Timing on a 2-core machine other jobs share: a case gets two more tries. A real stall (the
 // seconds a backtracking regex or an unbounded walk takes) fails every try.
@@ -72,7 +56,7 @@ describe("hostile selector and llm_hints work does not stall other owners", { re
 
   beforeAll(async () => {
     [pg, nats] = await Promise.all([createTestDatabase("crumbs_hostile_engines"), NatsServer.start()]);
-    api = await spawnApi({ DATABASE_URL: pg.url, NATS_URL: nats.url });
+    api = await spawnApi({ DATABASE_URL: pg.url, NATS_URL: nats.url }, ADMIN);
     for (const owner of ["hostile", "neighbour"] as const) {
       const res = await call("/v1/keys", ADMIN, { owner, scopes: ["read", "write"], name: owner });
       expect(res.status).toBe(201);

@@ -39,3 +39,16 @@ export function wantsHelp(args: string[]): boolean {
   }
   return false;
 }
+
+/** `<command> <subcommand> ...`: runs the named subcommand, or a UsageError naming what was missing or unknown. */
+export async function runSubcommand<C>(
+  subcommands: Record<string, (args: string[], ctx: C) => Promise<void>>,
+  args: string[],
+  ctx: C,
+  usage: string,
+): Promise<void> {
+  const [sub, ...rest] = args;
+  const fn = sub === undefined ? undefined : subcommands[sub];
+  if (!fn) throw new UsageError(`${sub === undefined ? "missing subcommand" : `unknown subcommand "${sub}"`}\n\n${usage}`);
+  await fn(rest, ctx);
+}

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { SCOPES } from "@crumbs/api";
-import { parseCommandArgs } from "../args.ts";
+import { parseCommandArgs, runSubcommand } from "../args.ts";
 import { loadClientConfig } from "../client-config.ts";
 import { printJson, type CliContext, type Command } from "../context.ts";
 import { CliError, UsageError } from "../errors.ts";
@@ -90,10 +90,5 @@ export const keysCommand: Command = {
   name: "keys",
   summary: "API keys: create (token shown once), list, revoke; NATS credentials",
   usage,
-  async run(args, ctx) {
-    const [sub, ...rest] = args;
-    const fn = sub === undefined ? undefined : subcommands[sub];
-    if (!fn) throw new UsageError(`${sub === undefined ? "missing subcommand" : `unknown subcommand "${sub}"`}\n\n${usage}`);
-    await fn(rest, ctx);
-  },
+  run: (args, ctx) => runSubcommand(subcommands, args, ctx, usage),
 };

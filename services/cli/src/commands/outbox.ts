@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseCommandArgs } from "../args.ts";
+import { parseCommandArgs, runSubcommand } from "../args.ts";
 import { loadClientConfig } from "../client-config.ts";
 import { printJson, type CliContext, type Command } from "../context.ts";
 import { CliError, UsageError } from "../errors.ts";
@@ -70,10 +70,5 @@ export const outboxCommand: Command = {
   name: "outbox",
   summary: "The relay's parked (dead-letter) events: list, retry",
   usage,
-  async run(args, ctx) {
-    const [sub, ...rest] = args;
-    const fn = sub === undefined ? undefined : subcommands[sub];
-    if (!fn) throw new UsageError(`${sub === undefined ? "missing subcommand" : `unknown subcommand "${sub}"`}\n\n${usage}`);
-    await fn(rest, ctx);
-  },
+  run: (args, ctx) => runSubcommand(subcommands, args, ctx, usage),
 };
