@@ -1,17 +1,17 @@
 // The dependency rule of the repository (docs/architecture.md, "The dependency rule"), checked
 // by `npm run depcheck`, which `npm test` runs. Paths are the resolved files: a workspace import
-// such as `@crumbs/schemas` resolves (through its package `exports`) to schemas/src/index.ts.
+// such as `@crumbs/schemas` resolves (through its package `exports`) to packages/schemas/src/index.ts.
 
 /** Apps: processes someone runs. */
-const APPS = "^(services/api|services/cli|agents/runner|agents/examples|extension|bench)/";
+const APPS = "^(apps/[^/]+|examples|bench)/";
 /** Libraries: imported by apps, never importing one. */
-const LIBRARIES = "^(schemas|agents/agent-sdk|services/testkit)/";
+const LIBRARIES = "^packages/[^/]+/";
 /** Test files and test folders, of every package. */
 const TESTS = "(^|/)test/|\\.test\\.ts$";
 /** A package's integration-test folder. */
-const TEST_FOLDER = "^(schemas|bench|extension)/test/|^(services|agents)/[a-z-]+/test/";
+const TEST_FOLDER = "^(examples|bench)/test/|^(apps|packages)/[a-z-]+/test/";
 /** Every workspace package, captured so a rule can compare the importer's package with the target's. */
-const PACKAGE = "^(schemas|bench|extension|services/[^/]+|agents/[^/]+)/";
+const PACKAGE = "^(examples|bench|apps/[^/]+|packages/[^/]+)/";
 
 module.exports = {
   forbidden: [
@@ -35,7 +35,7 @@ module.exports = {
       name: "tests-reach-only-test-helpers",
       severity: "error",
       comment: "A test of one package may import another package's test/ helpers, never its src/ by path.",
-      from: { path: "^(schemas|bench|extension|services/[^/]+|agents/[^/]+)/test/" },
+      from: { path: "^(examples|bench|apps/[^/]+|packages/[^/]+)/test/" },
       to: { dependencyTypes: ["local"], path: PACKAGE, pathNot: ["^$1/", TEST_FOLDER] },
     },
     {
@@ -49,17 +49,18 @@ module.exports = {
       name: "schemas-depend-on-no-workspace",
       severity: "error",
       comment: "@crumbs/schemas is the contract: it imports no other workspace package.",
-      from: { path: "^schemas/" },
-      to: { path: "^(services|agents|extension|bench)/" },
+      from: { path: "^packages/schemas/" },
+      to: { path: "^(apps|packages/(?!schemas/)[^/]+|examples|bench)/" },
     },
     {
       name: "apps-do-not-import-apps",
       severity: "error",
       comment:
         "Apps talk over HTTP and NATS, not imports. Exceptions: the CLI launches the API and the runner " +
-        "(`crumbs start|api|runner`), bench measures them, and tests start whatever they test.",
-      from: { path: "^(services/api|agents/runner|agents/examples|extension)/", pathNot: TESTS },
-      to: { path: APPS, pathNot: "^$1/" },
+        "(`crumbs start|api|runner`), bench measures them, tests start whatever they test, and the API serves the " +
+        "dashboard's built files (it imports only where they are: apps/dashboard/index.ts).",
+      from: { path: "^(apps/(api|runner|dashboard|extension)|examples)/", pathNot: TESTS },
+      to: { path: APPS, pathNot: ["^$1/", "^apps/dashboard/index\\.ts$"] },
     },
     {
       name: "extension-is-browser-only",
@@ -67,7 +68,7 @@ module.exports = {
       comment:
         "The extension bundles run in Chrome: no Node built-ins, no Node-only packages (core nats, postgres, " +
         "drizzle) and no workspace package but @crumbs/schemas.",
-      from: { path: "^extension/src/" },
+      from: { path: "^apps/extension/src/" },
       to: {
         dependencyTypes: ["core"],
       },
@@ -76,10 +77,10 @@ module.exports = {
       name: "extension-imports-only-browser-packages",
       severity: "error",
       comment: "See extension-is-browser-only.",
-      from: { path: "^extension/src/" },
+      from: { path: "^apps/extension/src/" },
       to: {
         path: [
-          "^(services|agents|bench)/",
+          "^(apps/(?!extension/)[^/]+|packages/(?!schemas/)[^/]+|examples|bench)/",
           "node_modules/(nats|postgres|drizzle-orm|@electric-sql|playwright-core|handlebars|jsonpath-plus)/",
         ],
       },
@@ -88,8 +89,8 @@ module.exports = {
       name: "test-support-only-from-tests",
       severity: "error",
       comment: "@crumbs/testkit and vitest are for tests (and bench, which drives the same servers), never for shipped code.",
-      from: { path: PACKAGE, pathNot: [TESTS, "^bench/", "^services/testkit/"] },
-      to: { path: ["^services/testkit/", "node_modules/vitest/"] },
+      from: { path: PACKAGE, pathNot: [TESTS, "^bench/", "^packages/testkit/"] },
+      to: { path: ["^packages/testkit/", "node_modules/vitest/"] },
     },
   ],
   options: {

@@ -12,7 +12,7 @@ export default tseslint.config(
       "**/.turbo/**",
       ".crumbs/**",
       "bench/results/**",
-      "migrations/meta/**",
+      "apps/api/migrations/meta/**",
     ],
   },
   js.configs.recommended,
@@ -26,7 +26,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["extension/src/**/*.ts"],
+    files: ["apps/extension/src/**/*.ts"],
     languageOptions: { globals: { ...globals.browser, chrome: "readonly" } },
   },
 );

@@ -7,20 +7,20 @@ import { defineConfig } from "vitest/config";
 // - browser: real Chromium, with the built extension loaded or on the dashboard at /ui/.
 export default defineConfig({
   test: {
-    reporters: ["default", "./services/testkit/src/summary-reporter.ts"],
+    reporters: ["default", "./packages/testkit/src/summary-reporter.ts"],
     projects: [
       {
         test: {
           name: "unit",
-          include: ["{schemas,services,agents,extension}/**/src/**/*.test.ts"],
+          include: ["{packages,apps,examples,bench}/**/src/**/*.test.ts"],
           exclude: ["**/node_modules/**", "**/dist/**"],
         },
       },
       {
         test: {
           name: "integration",
-          include: ["{schemas,services,agents}/**/test/**/*.test.ts"],
-          exclude: ["**/node_modules/**", "**/dist/**", "services/dashboard/test/**"],
+          include: ["{packages,apps,examples}/**/test/**/*.test.ts"],
+          exclude: ["**/node_modules/**", "**/dist/**", "apps/dashboard/test/**", "apps/extension/test/**"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           fileParallelism: false,
@@ -29,7 +29,7 @@ export default defineConfig({
       {
         test: {
           name: "browser",
-          include: ["extension/test/**/*.test.ts", "services/dashboard/test/**/*.test.ts"],
+          include: ["apps/extension/test/**/*.test.ts", "apps/dashboard/test/**/*.test.ts"],
           exclude: ["**/node_modules/**", "**/dist/**"],
           testTimeout: 60_000,
           hookTimeout: 90_000,

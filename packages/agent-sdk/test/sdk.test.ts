@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor, waitForConsumerDrained } from "@crumbs/testkit";
+import { STREAM_NAME } from "@crumbs/schemas";
+import { ApiResponseError, CrumbsClient, type BreadcrumbEvent } from "@crumbs/agent-sdk";
+import { startStack, type TestStack } from "../../../apps/runner/test/stack.ts";
+
+const note = (title: string, tags: string[] = [], context: Record<string, unknown> = {}) => ({
+  schema_name: "test.note.v1",
+  title,
+  tags,
+  context: { n: title, ...context },
+});
+
+describe("@crumbs/agent-sdk against the real API and nats-server", () => {
+  let s: TestStack;
+  beforeAll(async () => {
+    s = await startStack();
+  });
+  afterAll(async () => s?.close());
+
+  it("creates, reads, patches with If-Match and reports contract errors as ApiResponseError", async () => {
+    const c = s.client;
+    const b = await c.create(note("one", ["a"]), { idempotencyKey: "sdk-1" });
+    expect(await c.create(note("one", ["a"]), { idempotencyKey: "sdk-1" })).toMatchObject({ id: b.id });
+    const p = await c.patch(b.id, { tags: ["a", "b"] }, { ifMatch: 1 });
+    expect(p.version).toBe(2);
+    const stale = await c.patch(b.id, { tags: [] }, { ifMatch: 1 }).catch((e: unknown) => e);
+    expect(stale).toBeInstanceOf(ApiResponseError);
+    expect(stale).toMatchObject({ status: 412, code: "version_mismatch" });
+    const missing = await c.get("00000000-0000-4000-8000-000000000000").catch((e: unknown) => e);
+    expect(missing).toMatchObject({ status: 404, code: "not_found" });
+    const bad = await c
+      .list({ selector: { context_match: [{ path: "$.x", op: "nope" }] } })
+      .catch((e: unknown) => e);
+    expect(bad).toMatchObject({ status: 422, code: "invalid_selector" });
+    expect((await c.history(b.id)).items.map((h) => h.version)).toEqual([1, 2]);
+  });
+
+  it("subscribes by selector: narrowed subject, the rest filtered locally, resumes after a stop without loss or repeats", async () => {
+    const got: BreadcrumbEvent[] = [];
+    const selector = {
+      schema_name: "test.note.v1",
+      all_tags: ["keep"],
+      context_match: [{ path: "$.n", op: "ne" as const, value: "skip" }],
+    };
+    const handler = (e: BreadcrumbEvent) => void got.push(e);
+    let sub = await s.client.subscribe(selector, handler, { durable: "sdk-durable", types: ["created"] });
+    expect(sub.filterSubject).toBe("crumbs.*.created.test.note.v1");
+    await s.client.create(note("k1", ["keep"]));
+    await s.client.create(note("drop", ["other"]));
+    await s.client.create(note("skip", ["keep"]));
+    await waitFor(() => got.length === 1);
+    await sub.stop();
+    // Written while nobody listens: the durable consumer keeps them.
+    await s.client.create(note("k2", ["keep"]));
+    await s.client.create(note("k3", ["keep"]));
+    sub = await s.client.subscribe(selector, handler, { durable: "sdk-durable", types: ["created"] });
+    await waitFor(() => got.length === 3);
+    // Drained: everything the consumer will deliver was delivered and acked, so nothing more comes.
+    await waitForConsumerDrained(s.nats.url, STREAM_NAME, "sdk-durable");
+    expect(got.map((e) => e.title)).toEqual(["k1", "k2", "k3"]);
+    await sub.stop();
+  });
+
+  it("keeps going through a nats-server restart, without losing or repeating events", async () => {
+    const got: string[] = [];
+    const sub = await s.client.subscribe({ schema_name: "test.outage.v1" }, (e) => void got.push(e.title), {
+      durable: "sdk-outage",
+    });
+    const write = (t: string) => s.client.create({ ...note(t), schema_name: "test.outage.v1" });
+    await write("before");
+    await waitFor(() => got.length === 1);
+    await s.nats.stop();
+    await write("during"); // committed to Postgres; the outbox relays it when NATS is back
+    await s.nats.start();
+    await write("after");
+    await waitFor(() => got.length >= 3, { timeout: 20_000 });
+    // Everything in the stream was delivered; an ack lost in the restart may still be pending (its
+    // redelivery is acked without calling the handler again).
+    await waitForConsumerDrained(s.nats.url, STREAM_NAME, "sdk-outage", { acked: false });
+    // The outbox relays "during" when NATS is back, possibly after "after": each exactly once.
+    expect([...got].sort()).toEqual(["after", "before", "during"]);
+    await sub.stop();
+  });
+
+  it("retries a failing handler and acks only once it succeeds", async () => {
+    let calls = 0;
+    const sub = await s.client.subscribe(
+      { schema_name: "test.retry.v1" },
+      () => {
+        calls++;
+        if (calls < 3) throw new Error("not yet");
+      },
+      { durable: "sdk-retry", nakDelayMs: 50 },
+    );
+    await s.client.create({ ...note("r"), schema_name: "test.retry.v1" });
+    await waitFor(() => calls === 3);
+    const info = await waitForConsumerDrained(s.nats.url, STREAM_NAME, "sdk-retry");
+    // Two naks and one ack: three deliveries of one event, and it is acked, so no fourth comes.
+    expect(info.delivered.consumer_seq).toBe(3);
+    expect(info.num_redelivered).toBe(0);
+    expect(calls).toBe(3);
+    await sub.stop();
+  });
+
+  it("replays history in seq order from /v1/events, page by page", async () => {
+    const since = new Date(Date.now() - 1000);
+    const b = await s.client.create({ ...note("v1"), schema_name: "test.replay.v1" });
+    let cur = b;
+    for (let i = 2; i <= 5; i++)
+      cur = await s.client.patch(b.id, { title: `v${i}` }, { ifMatch: cur.version });
+    const seen: BreadcrumbEvent[] = [];
+    for await (const e of s.client.replay({ schema_name: "test.replay.v1" }, { since, pageSize: 2 }))
+      seen.push(e);
+    expect(seen.map((e) => e.version)).toEqual([1, 2, 3, 4, 5]);
+    expect(seen.map((e) => e.seq)).toEqual([...seen.map((e) => e.seq)].sort((x, y) => x - y));
+    const after = [];
+    for await (const e of s.client.replay({ schema_name: "test.replay.v1" }, { after: seen[2]!.seq }))
+      after.push(e.version);
+    expect(after).toEqual([4, 5]);
+  });
+
+  it("writes replies with the trigger's session tag and an idempotency key", async () => {
+    const trigger = await s.client.create({
+      schema_name: "chat.message.v1",
+      title: "hi",
+      tags: ["user:message", "session:r1"],
+      context: { role: "user", content: "hi", session_id: "r1" },
+    });
+    const a = (await s.client.respond(trigger, "hello", { agentId: "sdk-test" }))!;
+    const again = await s.client.respond(trigger, "hello", { agentId: "sdk-test" });
+    expect(again?.id).toBe(a.id);
+    // A redelivered trigger whose handler now says something else: the first answer stands.
+    expect(await s.client.respond(trigger, "something else", { agentId: "sdk-test" })).toBeNull();
+    expect(await s.client.list({ schema_name: "agent.response.v1", tag: ["session:r1"] })).toMatchObject({
+      items: [{ id: a.id }],
+    });
+    expect(a.tags).toEqual(expect.arrayContaining(["agent:response", "session:r1"]));
+    expect(a.context).toMatchObject({ session_id: "r1", in_reply_to: { id: trigger.id, version: 1 } });
+  });
+
+  it("reports an API that is not there as ApiUnreachableError", async () => {
+    const c = new CrumbsClient({ url: "http://127.0.0.1:1", token: "x" });
+    await expect(c.list()).rejects.toMatchObject({ code: "api_unreachable" });
+  });
+});
