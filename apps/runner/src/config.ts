@@ -40,6 +40,9 @@ const envSchema = z.object({
   RUNNER_MAX_STEPS: positiveInt(8),
   RUNNER_ACK_WAIT_MS: positiveInt(10_000),
   RUNNER_HEALTH_FILE: z.string().min(1).optional(),
+  /** Unset: no /metrics server (in `crumbs start` the API's /metrics has the runner's series). */
+  RUNNER_METRICS_PORT: z.coerce.number().int().min(0, "a port from 0 to 65535").max(65535, "a port from 0 to 65535").optional(),
+  RUNNER_METRICS_HOST: z.string().min(1).default("0.0.0.0"),
 });
 
 /** Every variable loadRunnerConfig reads; anything else in the environment is ignored. */
@@ -61,6 +64,9 @@ export interface RunnerConfig {
   ackWaitMs?: number;
   /** Touched every few seconds while connected to NATS; a container health check reads its age. */
   healthFile?: string | undefined;
+  /** GET /metrics on this port (0: a free one); unset: none. */
+  metricsPort?: number | undefined;
+  metricsHost?: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -100,5 +106,7 @@ export function loadRunnerConfig(
     maxSteps: e.RUNNER_MAX_STEPS,
     ackWaitMs: e.RUNNER_ACK_WAIT_MS,
     healthFile: e.RUNNER_HEALTH_FILE,
+    metricsPort: e.RUNNER_METRICS_PORT,
+    metricsHost: e.RUNNER_METRICS_HOST,
   };
 }
