@@ -7,3 +7,4 @@ export { routeModel, type ModelEndpoints, type ModelRoute } from "./llm/model-ro
 export { buildMessages } from "./prompt.ts";
 export { defaultRunnerLogger, pinoLogger, silentLogger, type Logger } from "./log.ts";
 export { RunnerMetrics } from "./metrics.ts";
+export { PAGE_ASSISTANT_FILE } from "./page-assistant.ts";
