@@ -35,7 +35,7 @@ export function withDotEnv(env: NodeJS.ProcessEnv, cwd: string): { env: NodeJS.P
     return { env, loaded: [] };
   }
   const fromFile = parseEnv(text);
-  const loaded = Object.keys(fromFile).filter((k) => env[k] === undefined);
+  const loaded = Object.keys(fromFile).filter((k) => env[k] === undefined).sort();
   return { env: { ...Object.fromEntries(loaded.map((k) => [k, fromFile[k]])), ...env }, loaded };
 }
 
