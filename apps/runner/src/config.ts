@@ -1,5 +1,6 @@
 import { accessSync, constants } from "node:fs";
 import { z } from "zod";
+import { LOG_FORMATS, LOG_LEVELS } from "@crumbs/telemetry";
 
 const optionalUrl = z.url().optional();
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -43,6 +44,9 @@ const envSchema = z.object({
   /** Unset: no /metrics server (in `crumbs start` the API's /metrics has the runner's series). */
   RUNNER_METRICS_PORT: z.coerce.number().int().min(0, "a port from 0 to 65535").max(65535, "a port from 0 to 65535").optional(),
   RUNNER_METRICS_HOST: z.string().min(1).default("0.0.0.0"),
+  /** Checked here so a bad value stops the runner too; the process logger (@crumbs/telemetry) reads them. */
+  LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
+  LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
 });
 
 /** Every variable loadRunnerConfig reads; anything else in the environment is ignored. */

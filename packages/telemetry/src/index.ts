@@ -4,6 +4,7 @@ export {
   logFn,
   logOptionsFromEnv,
   LogConfigError,
+  LOG_FORMATS,
   LOG_LEVELS,
   type Logger,
   type LogFormat,

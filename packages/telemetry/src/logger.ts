@@ -5,7 +5,8 @@ export type { Logger } from "pino";
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
-export type LogFormat = "json" | "pretty";
+export const LOG_FORMATS = ["json", "pretty"] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export interface LogOptions {
   level: LogLevel;
