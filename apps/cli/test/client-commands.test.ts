@@ -241,7 +241,7 @@ describe("crumbs client commands against a real API", () => {
     expect(res.code).toBe(1);
     const [first, ...details] = res.stderr.trim().split("\n");
     expect(first).toMatch(/^invalid_request: /);
-    expect(details.join("\n")).toMatch(/^  scopes\.1: .*read/m);
+    expect(details.join("\n")).toMatch(/^ {2}scopes\.1: .*read/m);
   });
 
   it("wrong usage prints the problem and one synopsis, never usage: usage:", async () => {
