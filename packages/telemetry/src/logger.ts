@@ -53,7 +53,7 @@ export function createLogger(opts: LogOptions, destination?: DestinationStream):
   if (opts.format === "pretty") {
     // Loaded only when asked for: a JSON logger (every container) never pays for it.
     const pretty = require("pino-pretty") as (o: Record<string, unknown>) => DestinationStream;
-    return pino(options, pretty({ destination: 2, sync: true, ignore: "pid,hostname", translateTime: "HH:MM:ss.l" }));
+    return pino(options, pretty({ destination: 2, sync: true, ignore: "pid,hostname", translateTime: "HH:MM:ss.l", singleLine: true }));
   }
   return pino(options, pino.destination({ dest: 2, sync: true }));
 }
