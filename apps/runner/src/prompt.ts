@@ -28,7 +28,6 @@ export interface PromptInput {
   memoryTokens?: number;
 }
 
-
 const fence = (v: unknown) => "```json\n" + JSON.stringify(v, null, 2) + "\n```";
 
 /**
