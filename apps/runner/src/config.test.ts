@@ -8,7 +8,13 @@ describe("loadRunnerConfig", () => {
       crumbsUrl: "http://127.0.0.1:8081",
       natsUrl: "nats://127.0.0.1:4222",
       maxSteps: 8,
+      memoryTokens: 4_000,
     });
+  });
+  it("takes a memory budget of 0 (memory off) and refuses a negative or fractional one", () => {
+    expect(loadRunnerConfig({ CRUMBS_TOKEN: "t", RUNNER_MEMORY_TOKENS: "0" }).memoryTokens).toBe(0);
+    expect(loadRunnerConfig({ CRUMBS_TOKEN: "t", RUNNER_MEMORY_TOKENS: "12000" }).memoryTokens).toBe(12_000);
+    for (const bad of ["-1", "1.5", "lots"]) expect(() => loadRunnerConfig({ CRUMBS_TOKEN: "t", RUNNER_MEMORY_TOKENS: bad }), bad).toThrow(/RUNNER_MEMORY_TOKENS/);
   });
   it("names the variable that is wrong", () => {
     expect(() => loadRunnerConfig({ CRUMBS_TOKEN: "t", NATS_URL: "http://x" })).toThrow(/NATS_URL/);

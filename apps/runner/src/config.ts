@@ -1,6 +1,7 @@
 import { accessSync, constants } from "node:fs";
 import { z } from "zod";
 import { LOG_FORMATS, LOG_LEVELS } from "@crumbs/telemetry";
+import { DEFAULT_MEMORY_TOKENS } from "./memory/fit.ts";
 
 const optionalUrl = z.url().optional();
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -40,6 +41,8 @@ const envSchema = z.object({
   RUNNER_MODEL_TIMEOUT_MS: positiveInt(60_000),
   RUNNER_MAX_STEPS: positiveInt(8),
   RUNNER_ACK_WAIT_MS: positiveInt(10_000),
+  // 0 turns session memory off.
+  RUNNER_MEMORY_TOKENS: z.coerce.number().int().min(0).max(200_000).default(DEFAULT_MEMORY_TOKENS),
   RUNNER_HEALTH_FILE: z.string().min(1).optional(),
   /** Unset: no /metrics server (in `crumbs start` the API's /metrics has the runner's series). */
   RUNNER_METRICS_PORT: z.coerce.number().int().min(0, "a port from 0 to 65535").max(65535, "a port from 0 to 65535").optional(),
@@ -66,6 +69,8 @@ export interface RunnerConfig {
   modelTimeoutMs?: number;
   maxSteps?: number;
   ackWaitMs?: number;
+  /** Tokens of session history per prompt (docs/agents.md, "Memory"); 0 turns memory off. */
+  memoryTokens?: number;
   /** Touched every few seconds while connected to NATS; a container health check reads its age. */
   healthFile?: string | undefined;
   /** GET /metrics on this port (0: a free one); unset: none. */
@@ -109,6 +114,7 @@ export function loadRunnerConfig(
     modelTimeoutMs: e.RUNNER_MODEL_TIMEOUT_MS,
     maxSteps: e.RUNNER_MAX_STEPS,
     ackWaitMs: e.RUNNER_ACK_WAIT_MS,
+    memoryTokens: e.RUNNER_MEMORY_TOKENS,
     healthFile: e.RUNNER_HEALTH_FILE,
     metricsPort: e.RUNNER_METRICS_PORT,
     metricsHost: e.RUNNER_METRICS_HOST,

@@ -1,7 +1,7 @@
 import { ApiResponseError, type Breadcrumb, type BreadcrumbEvent, type CrumbsHttp } from "@crumbs/agent-sdk";
 import type { Agent } from "./agent-def.ts";
 import type { ToolStep } from "./prompt.ts";
-import { actionResultRefSchema, taskSchema, type Task } from "./task.ts";
+import { actionResultRefSchema, resultText, taskSchema, type Task } from "./task.ts";
 import { isTaskCancelled, recordCancelled } from "./cancel.ts";
 import { tagValue } from "./context-selectors.ts";
 import { runStep, type ThinkDeps } from "./think.ts";
@@ -110,8 +110,7 @@ async function resultsFor(http: CrumbsHttp, actions: Breadcrumb[]): Promise<Map<
   for await (const r of http.listAll({ selector })) {
     const id = String(r.context.request_id);
     if (out.has(id)) continue;
-    const { status, code, message, data, observation } = r.context as Record<string, unknown>;
-    out.set(id, JSON.stringify({ status, code, message, data, observation }));
+    out.set(id, resultText(r.context));
   }
   return out;
 }

@@ -1,4 +1,7 @@
 import type { ChatMessage } from "./llm/chat-completion.ts";
+import { toolTurnMessages, type ToolCallMade } from "./llm/tool-turn.ts";
+import { fitHistory, summaryBlock } from "./memory/fit.ts";
+import type { HistoryTurn } from "./memory/turns.ts";
 
 export interface ViewedBreadcrumb {
   id: string;
@@ -9,7 +12,7 @@ export interface ViewedBreadcrumb {
 }
 
 export interface ToolStep {
-  calls: Array<{ toolCallId: string; name: string; arguments: Record<string, unknown> }>;
+  calls: ToolCallMade[];
   /** Result text per tool call id; every call of a finished step has one. */
   results: Record<string, string>;
 }
@@ -20,14 +23,18 @@ export interface PromptInput {
   trigger: ViewedBreadcrumb & { event: string };
   steps?: ToolStep[];
   stepsLeft?: number;
+  /** The session's earlier turns, oldest first, and the tokens they may take (0: none). */
+  history?: HistoryTurn[];
+  memoryTokens?: number;
 }
 
 const fence = (v: unknown) => "```json\n" + JSON.stringify(v, null, 2) + "\n```";
 
 /**
- * The conversation a model sees: the agent's system prompt, then the current
- * context breadcrumbs and the trigger, each as its llm view, then the tool
- * calls already made for this task with their results.
+ * The conversation a model sees: the agent's system prompt, the session's
+ * earlier turns that fit the memory budget (older ones as summary lines in the
+ * system message), then the current context breadcrumbs and the trigger, each
+ * as its llm view, then the tool calls already made for this task with their results.
  */
 export function buildMessages(input: PromptInput): ChatMessage[] {
   const parts: string[] = [];
@@ -41,28 +48,19 @@ export function buildMessages(input: PromptInput): ChatMessage[] {
   const content =
     typeof t.view.content === "string" && t.schema_name === "chat.message.v1" ? t.view.content : undefined;
   if (content) parts.push(`The user says:\n${content}`);
+  const steps = input.steps ?? [];
+  const taken = new Set(steps.flatMap((s) => s.calls.map((c) => c.toolCallId)));
+  const memory = input.history?.length && input.memoryTokens ? fitHistory(input.history, input.memoryTokens, taken) : undefined;
+  // The summary goes into the one system message: many chat templates refuse a system message later on.
+  const system = memory?.summary.length
+    ? `${input.systemPrompt}\n\n${summaryBlock(memory.summary)}`
+    : input.systemPrompt;
   const messages: ChatMessage[] = [
-    { role: "system", content: input.systemPrompt },
+    { role: "system", content: system },
+    ...(memory?.messages ?? []),
     { role: "user", content: parts.join("\n\n") },
   ];
-  for (const step of input.steps ?? []) {
-    messages.push({
-      role: "assistant",
-      content: null,
-      tool_calls: step.calls.map((c) => ({
-        id: c.toolCallId,
-        type: "function" as const,
-        function: { name: c.name, arguments: JSON.stringify(c.arguments) },
-      })),
-    });
-    for (const c of step.calls) {
-      messages.push({
-        role: "tool",
-        tool_call_id: c.toolCallId,
-        content: step.results[c.toolCallId] ?? "no result",
-      });
-    }
-  }
+  for (const step of steps) messages.push(...toolTurnMessages(step.calls, (id) => step.results[id] ?? "no result"));
   if (input.stepsLeft !== undefined && input.steps?.length) {
     messages.push({
       role: "user",

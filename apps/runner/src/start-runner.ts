@@ -18,6 +18,7 @@ import { handleActionResult } from "./observe.ts";
 import { handleCancel } from "./cancel.ts";
 import { TASK_CANCEL_SCHEMA } from "@crumbs/schemas";
 import type { ThinkDeps } from "./think.ts";
+import { DEFAULT_MEMORY_TOKENS } from "./memory/fit.ts";
 
 export interface RunnerOptions extends RunnerConfig {
   fetch?: typeof fetch;
@@ -63,6 +64,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
     endpoints: opts,
     modelTimeoutMs: opts.modelTimeoutMs ?? 60_000,
     maxSteps: opts.maxSteps ?? 8,
+    memoryTokens: opts.memoryTokens ?? DEFAULT_MEMORY_TOKENS,
     log,
   };
   const ackWaitMs = opts.ackWaitMs ?? 10_000;

@@ -37,3 +37,9 @@ export function outputKey(
   if (step === 1) return n === 0 ? base : `${base}:${n}`;
   return `${base}:s${step}:${n}`;
 }
+
+/** A browser result as the model reads it in a tool message. */
+export function resultText(result: Record<string, unknown>): string {
+  const { status, code, message, data, observation } = result;
+  return JSON.stringify({ status, code, message, data, observation });
+}

@@ -9,6 +9,7 @@ import { isTaskCancelled, recordCancelled } from "./cancel.ts";
 import { writeOutputs, type PlannedAction } from "./outputs.ts";
 import { SECRET_REFUSAL, isSecretTarget, secretKnowledge, withheld } from "./secrets.ts";
 import { buildMessages, type ToolStep, type ViewedBreadcrumb } from "./prompt.ts";
+import { readHistory } from "./memory/read-history.ts";
 
 export interface ThinkDeps {
   http: CrumbsHttp;
@@ -16,6 +17,8 @@ export interface ThinkDeps {
   endpoints: ModelEndpoints;
   modelTimeoutMs: number;
   maxSteps: number;
+  /** Tokens of session history per prompt, unless the agent sets its own (docs/agents.md, "Memory"). */
+  memoryTokens: number;
   log: Logger;
 }
 
@@ -38,7 +41,8 @@ export async function runStep(deps: ThinkDeps, input: StepInput): Promise<void> 
   const { agent, trigger, step } = input;
   const def = agent.def;
   const contexts = await fetchContexts(deps.http, def.context_selectors ?? [], trigger);
-  const session = sessionOf(trigger) ?? "default";
+  const ownSession = sessionOf(trigger);
+  const session = ownSession ?? "default";
   const extension =
     tagValue(trigger, "extension") ?? contexts.map((c) => tagValue(c.raw, "extension")).find(Boolean);
   const target = { agent, root: input.root, step, session, extension, maxSteps: deps.maxSteps };
@@ -48,6 +52,18 @@ export async function runStep(deps: ThinkDeps, input: StepInput): Promise<void> 
   if (!route.ok) return void (await answer(`I cannot answer: ${route.reason}.`));
 
   const triggerView = await deps.http.getLlmView(trigger.id);
+  // Without a session there is no conversation to remember.
+  const memoryTokens = ownSession === undefined ? 0 : (def.memory_tokens ?? deps.memoryTokens);
+  const history = memoryTokens
+    ? await readHistory(deps.http, {
+        agentId: def.agent_id,
+        session,
+        trigger,
+        root: input.root,
+        contexts: contexts.map((c) => c.raw.context),
+        budget: memoryTokens,
+      })
+    : [];
   const lastStep = step >= deps.maxSteps;
   const tools = lastStep ? [] : browserTools(def.tools);
   const messages = buildMessages({
@@ -62,6 +78,8 @@ export async function runStep(deps: ThinkDeps, input: StepInput): Promise<void> 
     },
     steps: input.steps,
     stepsLeft: deps.maxSteps - step + 1,
+    history,
+    memoryTokens,
   });
   let result;
   try {

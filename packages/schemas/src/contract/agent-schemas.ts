@@ -27,6 +27,11 @@ export const agentDefContextSchema = z.looseObject({
   context_selectors: z.array(checkedSelectorSchema).max(20).optional(),
   tools: z.array(z.string().min(1).max(100)).max(100).optional(),
   capabilities: z.record(z.string(), z.unknown()).optional(),
+  /**
+   * Tokens of the session's earlier turns the runner puts into each prompt (docs/agents.md, "Memory");
+   * absent: the runner's RUNNER_MEMORY_TOKENS; 0: no memory.
+   */
+  memory_tokens: z.number().int().min(0).max(200_000).optional(),
 });
 export type AgentDefContext = z.infer<typeof agentDefContextSchema>;
 
