@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect } from "nats";
 import type { Page } from "playwright-core";
-import { CrumbsApiError } from "../src/background/bus/api-client.ts";
+import { CrumbsApiError } from "../src/shared/api-client.ts";
 import { act, refInPrompt, resultsFor, sendAction, waitResult } from "./e2e/actions.ts";
 import { actionEvent, agentAnswer, chat, openForAgent, startControlled } from "./e2e/control.ts";
 import type { E2E } from "./e2e/stack.ts";

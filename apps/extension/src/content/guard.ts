@@ -1,14 +1,14 @@
-import { hostMatches } from "../background/bus/policy.ts";
+import { hostMatches } from "../risk/allowlist.ts";
 import { assessRisk, needsConfirmation, type Assessment, type TargetDescription } from "../risk/risk.ts";
 import { siteOf } from "../risk/site.ts";
-import { ActionError, NeedsConfirmation } from "./action-error.ts";
-import { deepActiveElement } from "./actions/deep-dom.ts";
-import { nameOf, roleOf } from "./actions/element-role.ts";
-import { resolveTarget } from "./actions/resolve-target.ts";
+import { ActionError, NeedsConfirmation } from "../shared/action-error.ts";
+import { deepActiveElement } from "./dom/deep-dom.ts";
+import { nameOf, roleOf } from "./dom/role-utils.ts";
+import { resolveTarget } from "./dom/resolve-target.ts";
 import type { RoleSelector } from "./actions/params.ts";
-import type { Guard } from "./guard-schema.ts";
+import type { Guard } from "../shared/guard.ts";
 import { highlight } from "./highlight.ts";
-import { isSecretField } from "./redaction.ts";
+import { isSecretField } from "./dom/redaction.ts";
 
 // The last check before an agent's write action touches the page, run in the frame it acts on at
 // the moment it runs: the frame's own origin against the allowlist (or the task's sites), secret

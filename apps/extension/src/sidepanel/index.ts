@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { ACTIVITY_KEY, activityLog } from "../background/bus/activity.ts";
-import { readConfig } from "../background/bus/config.ts";
-import { TASKS_KEY, tasks } from "../background/bus/control.ts";
-import { INBOX_KEY, inbox } from "../background/bus/inbox.ts";
-import { STATUS_KEY, busStatus } from "../background/bus/status.ts";
+import { ACTIVITY_KEY, activityLog } from "../shared/state/activity.ts";
+import { readConfig } from "../shared/state/config.ts";
+import { TASKS_KEY, tasks } from "../shared/state/control.ts";
+import { INBOX_KEY, inbox } from "../shared/state/inbox.ts";
+import { STATUS_KEY, busStatus } from "../shared/state/status.ts";
 import { renderActivity } from "./activity-view.ts";
 import { ChatView, chatSession } from "./chat.ts";
 import { renderConfirmations } from "./confirm-view.ts";

@@ -7,7 +7,7 @@ import { createNatsTrust, loadApiConfig, mintRunnerUser, startApi, type RunningA
 import { silentLogger, startRunner, type Runner } from "@crumbs/runner";
 import { NatsServer, createTestDatabase, launchChromium, waitFor, type TestDatabase } from "@crumbs/testkit";
 import { FakeOpenAI } from "@crumbs/testkit";
-import { createApi, type Breadcrumb, type CrumbsApi } from "../../src/background/bus/api-client.ts";
+import { createApi, type Breadcrumb, type CrumbsApi } from "../../src/shared/api-client.ts";
 import { startFixtureServer, type FixtureServer } from "../fixture-server.ts";
 import { bundleClient } from "../generated-pages.ts";
 import { distDir, ensureBuilt } from "../harness.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CrumbsApiError, type Breadcrumb, type CrumbsApi } from "../bus/api-client.ts";
-import type { StoredValue } from "../bus/store.ts";
+import { CrumbsApiError, type Breadcrumb, type CrumbsApi } from "../../shared/api-client.ts";
+import type { StoredValue } from "../../shared/state/store.ts";
 import { MAX_CONFLICT_RETRIES, writeLiving, type LivingState } from "./living-breadcrumb.ts";
 
 // An in-memory API with the contract's key, If-Match and 412 rules, to test the client logic.

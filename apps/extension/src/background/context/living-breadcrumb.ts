@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { CrumbsApiError, type CrumbsApi } from "../bus/api-client.ts";
-import { backoffDelay, type BackoffOptions } from "../bus/backoff.ts";
-import type { StoredValue } from "../bus/store.ts";
+import { CrumbsApiError, type CrumbsApi } from "../../shared/api-client.ts";
+import { backoffDelay, type BackoffOptions } from "../backoff.ts";
+import type { StoredValue } from "../../shared/state/store.ts";
 
 // The one living browser.page.context.v1 breadcrumb of this extension (docs/extension.md: key
 // `browser.page.context:<extension id>`). Its id, version and the fingerprint of what it holds

@@ -1,8 +1,8 @@
-import { isRestrictedUrl, targetTab } from "../active-tab.ts";
-import { logActivity } from "../bus/activity.ts";
-import { currentConnection } from "../bus/connection.ts";
-import { setContextStatus, setStatus } from "../bus/status.ts";
-import { stored } from "../bus/store.ts";
+import { isRestrictedUrl, targetTab } from "../commands/active-tab.ts";
+import { logActivity } from "../../shared/state/activity.ts";
+import { currentConnection } from "../connection.ts";
+import { setContextStatus, setStatus } from "../../shared/state/status.ts";
+import { stored } from "../../shared/state/store.ts";
 import { capturePage } from "./capture.ts";
 import { DOM_CHANGED, installDomWatch } from "./dom-watch.ts";
 import { livingStateSchema, writeLiving } from "./living-breadcrumb.ts";

@@ -1,9 +1,9 @@
-import { registerAction } from "../action-registry.ts";
-import { waitForActionable } from "./actionability.ts";
-import { summarize } from "./element-role.ts";
+import { registerAction } from "./registry.ts";
+import { waitForActionable } from "../dom/actionability.ts";
+import { summarize } from "../dom/role-utils.ts";
 import { parseParams, targetParams } from "./params.ts";
-import { pointerDblclick } from "./pointer.ts";
-import { resolveTarget } from "./resolve-target.ts";
+import { pointerDblclick } from "../dom/pointer.ts";
+import { resolveTarget } from "../dom/resolve-target.ts";
 
 registerAction("dblclick", async (raw) => {
   const params = parseParams(targetParams, raw);

@@ -1,10 +1,10 @@
-import { ActionError } from "../action-error.ts";
-import { registerAction } from "../action-registry.ts";
-import { clip } from "./bounded.ts";
-import { findCollection } from "./collection.ts";
-import { isSecretField } from "./element-state.ts";
+import { ActionError } from "../../shared/action-error.ts";
+import { registerAction } from "./registry.ts";
+import { clip } from "../dom/text.ts";
+import { findCollection } from "../dom/collection.ts";
+import { isSecretField } from "../dom/element-state.ts";
 import { extractParams, parseParams } from "./params.ts";
-import { resolveTarget } from "./resolve-target.ts";
+import { resolveTarget } from "../dom/resolve-target.ts";
 
 const DEFAULT_LIMIT = 50;
 const FIELD_CHARS = 300;

@@ -1,5 +1,5 @@
-import { isSecretField } from "./element-state.ts";
-import { readValue } from "./input-events.ts";
+import { isSecretField } from "../dom/element-state.ts";
+import { readValue } from "../dom/input-events.ts";
 
 /** What a result may say about a field's value: the value itself, or only its length for secrets. */
 export function reportedValue(el: Element): { value: string } | { value_length: number; redacted: true } {

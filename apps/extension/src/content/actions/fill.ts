@@ -1,12 +1,12 @@
-import { ActionError } from "../action-error.ts";
-import { registerAction } from "../action-registry.ts";
-import { waitForActionable } from "./actionability.ts";
-import { describeElement, isEnabled, isSecretField, isTextEntry } from "./element-state.ts";
-import { summarize } from "./element-role.ts";
+import { ActionError } from "../../shared/action-error.ts";
+import { registerAction } from "./registry.ts";
+import { waitForActionable } from "../dom/actionability.ts";
+import { describeElement, isEnabled, isSecretField, isTextEntry } from "../dom/element-state.ts";
+import { summarize } from "../dom/role-utils.ts";
 import { reportedValue } from "./field-value.ts";
-import { readValue, replaceValue } from "./input-events.ts";
+import { readValue, replaceValue } from "../dom/input-events.ts";
 import { fillParams, parseParams } from "./params.ts";
-import { resolveTarget } from "./resolve-target.ts";
+import { resolveTarget } from "../dom/resolve-target.ts";
 
 // Inputs whose value is set as a whole string in a fixed format rather than typed.
 const FORMATTED_TYPES = new Set(["color", "range", "date", "datetime-local", "month", "time", "week", "number"]);

@@ -1,9 +1,9 @@
-import { registerAction } from "../action-registry.ts";
-import { bounded } from "./bounded.ts";
-import { isSecretField } from "./element-state.ts";
+import { registerAction } from "./registry.ts";
+import { bounded } from "../dom/text.ts";
+import { isSecretField } from "../dom/element-state.ts";
 import { reportedValue } from "./field-value.ts";
 import { getParams, parseParams } from "./params.ts";
-import { resolveTarget } from "./resolve-target.ts";
+import { resolveTarget } from "../dom/resolve-target.ts";
 import { safeOuterHtml } from "./safe-html.ts";
 
 // get: one fact about the page or an element. Text and HTML are capped (max_chars, 4,000 by default) and say

@@ -1,8 +1,8 @@
-import { ActionError } from "../action-error.ts";
-import { registerAction } from "../action-registry.ts";
-import { checkedState, isEditable, isEnabled, isVisible } from "./element-state.ts";
+import { ActionError } from "../../shared/action-error.ts";
+import { registerAction } from "./registry.ts";
+import { checkedState, isEditable, isEnabled, isVisible } from "../dom/element-state.ts";
 import { isParams, parseParams } from "./params.ts";
-import { matchSelector, resolveTarget } from "./resolve-target.ts";
+import { matchSelector, resolveTarget } from "../dom/resolve-target.ts";
 
 registerAction("is", async (raw) => {
   const params = parseParams(isParams, raw);

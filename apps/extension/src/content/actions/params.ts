@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ActionError } from "../action-error.ts";
+import { ActionError } from "../../shared/action-error.ts";
 
 // Content-side parsing of action params. Names mirror `actionParamsSchemas` in @crumbs/schemas (checked by
 // params.test.ts); they are repeated here so the content script, injected in every frame, does not bundle the

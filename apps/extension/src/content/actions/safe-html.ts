@@ -1,4 +1,4 @@
-import { isSecretField } from "./element-state.ts";
+import { isSecretField } from "../dom/element-state.ts";
 
 /**
  * outerHTML without secrets: a password or one-time-code input written with a `value` attribute (server-rendered

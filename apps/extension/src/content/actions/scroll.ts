@@ -1,8 +1,8 @@
-import { registerAction } from "../action-registry.ts";
-import { nextFrame } from "./actionability.ts";
-import { summarize } from "./element-role.ts";
+import { registerAction } from "./registry.ts";
+import { nextFrame } from "../dom/actionability.ts";
+import { summarize } from "../dom/role-utils.ts";
 import { parseParams, scrollParams } from "./params.ts";
-import { resolveTarget } from "./resolve-target.ts";
+import { resolveTarget } from "../dom/resolve-target.ts";
 
 // scroll: with only a target, bring it into view; with a direction, scroll the page (or the target's scrollable
 // container) by `amount` pixels, a screenful by default; `top`/`bottom` jump to the ends.

@@ -1,11 +1,11 @@
-import { ActionError } from "../action-error.ts";
-import { registerAction } from "../action-registry.ts";
-import { waitForActionable } from "./actionability.ts";
-import { describeElement } from "./element-state.ts";
-import { summarize } from "./element-role.ts";
-import { dispatchChange, dispatchInput, focusElement } from "./input-events.ts";
+import { ActionError } from "../../shared/action-error.ts";
+import { registerAction } from "./registry.ts";
+import { waitForActionable } from "../dom/actionability.ts";
+import { describeElement } from "../dom/element-state.ts";
+import { summarize } from "../dom/role-utils.ts";
+import { dispatchChange, dispatchInput, focusElement } from "../dom/input-events.ts";
 import { parseParams, selectParams } from "./params.ts";
-import { resolveTarget } from "./resolve-target.ts";
+import { resolveTarget } from "../dom/resolve-target.ts";
 
 const label = (o: HTMLOptionElement) => o.label.replace(/\s+/g, " ").trim();
 

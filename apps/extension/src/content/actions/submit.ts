@@ -1,10 +1,10 @@
-import { ActionError } from "../action-error.ts";
-import { registerAction } from "../action-registry.ts";
-import { deepActiveElement } from "./deep-dom.ts";
-import { describeElement } from "./element-state.ts";
-import { nameOf, summarize } from "./element-role.ts";
+import { ActionError } from "../../shared/action-error.ts";
+import { registerAction } from "./registry.ts";
+import { deepActiveElement } from "../dom/deep-dom.ts";
+import { describeElement } from "../dom/element-state.ts";
+import { nameOf, summarize } from "../dom/role-utils.ts";
 import { parseParams, submitParams } from "./params.ts";
-import { resolveTarget } from "./resolve-target.ts";
+import { resolveTarget } from "../dom/resolve-target.ts";
 
 // submit: the form of the target (a form, a field or a button in it), or of the focused field. requestSubmit runs
 // validation and the page's submit handlers like the user pressing the submit button.

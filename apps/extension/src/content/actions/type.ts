@@ -1,14 +1,14 @@
-import { ActionError } from "../action-error.ts";
-import { registerAction } from "../action-registry.ts";
-import { sleep, waitForActionable } from "./actionability.ts";
-import { deepActiveElement } from "./deep-dom.ts";
-import { describeElement } from "./element-state.ts";
-import { summarize } from "./element-role.ts";
+import { ActionError } from "../../shared/action-error.ts";
+import { registerAction } from "./registry.ts";
+import { sleep, waitForActionable } from "../dom/actionability.ts";
+import { deepActiveElement } from "../dom/deep-dom.ts";
+import { describeElement } from "../dom/element-state.ts";
+import { summarize } from "../dom/role-utils.ts";
 import { reportedValue } from "./field-value.ts";
-import { caretToEnd, focusElement } from "./input-events.ts";
-import { typeChar } from "./key-events.ts";
+import { caretToEnd, focusElement } from "../dom/input-events.ts";
+import { typeChar } from "../dom/key-events.ts";
 import { parseParams, typeParams } from "./params.ts";
-import { resolveTarget } from "./resolve-target.ts";
+import { resolveTarget } from "../dom/resolve-target.ts";
 
 // `type` appends keystroke by keystroke (the action contract); `fill` replaces the whole value.
 registerAction("type", async (raw) => {

@@ -1,11 +1,11 @@
-import { ActionError } from "../action-error.ts";
-import { registerAction } from "../action-registry.ts";
-import { sleep } from "./actionability.ts";
-import { isVisible } from "./element-state.ts";
+import { ActionError } from "../../shared/action-error.ts";
+import { registerAction } from "./registry.ts";
+import { sleep } from "../dom/actionability.ts";
+import { isVisible } from "../dom/element-state.ts";
 import { parseParams, waitForParams, type RoleSelector } from "./params.ts";
-import { describeSelector, matchSelector } from "./resolve-target.ts";
-import { checkUrlPattern, urlMatches } from "./url-match.ts";
-import { networkQuietFor } from "./network-idle.ts";
+import { describeSelector, matchSelector } from "../dom/resolve-target.ts";
+import { checkUrlPattern, urlMatches } from "../../shared/url-match.ts";
+import { networkQuietFor } from "../dom/network-idle.ts";
 
 export const DEFAULT_WAIT_MS = 10_000;
 const NETWORK_QUIET_MS = 500;
