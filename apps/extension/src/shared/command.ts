@@ -4,7 +4,7 @@ import { actionErrorCodeSchema } from "./action-error.ts";
 import { guardSchema } from "./guard.ts";
 import { assessmentSchema } from "./content-messages.ts";
 
-/** Actions the worker runs with chrome.tabs; `tab` names the tab action in `params.action` (tabs.ts). */
+/** Actions the worker runs with chrome.tabs; `tab` names the tab action in `params.action` (background/commands/tabs.ts). */
 export const TAB_ACTIONS = ["open", "tab_new", "tab_list", "tab_switch", "tab_close", "tab"] as const;
 
 /** A command `{type, params}`, e.g. `{type: "click", params: {ref: "e3"}}`, optionally aimed at a tab. */

@@ -26,7 +26,7 @@ export const contentRequestSchema = z.discriminatedUnion("kind", [
     params: z.record(z.string(), z.unknown()).default({}),
     /** The document the refs came from; another document means the page changed: stale_ref. */
     expect_doc: z.string().optional(),
-    /** Write actions from the bus: the checks this frame runs right before acting (guard.ts). */
+    /** Write actions from the bus: the checks this frame runs right before acting (content/guard.ts). */
     guard: guardSchema.optional(),
   }),
   z.object({ kind: z.literal("clear-highlight") }),

@@ -8,7 +8,7 @@ import { setStatus } from "../../shared/state/status.ts";
 // One nats.ws connection per settings: reconnects with exponential backoff and jitter (also when
 // the first connect fails), reports its state to the side panel through storage, and runs the
 // session (the action loop) while connected. Each connection gets fresh NATS credentials from the
-// API (nats-credentials.ts) and is replaced by a new one before they expire.
+// API (credentials.ts) and is replaced by a new one before they expire.
 
 export type Session = (nc: NatsConnection, conn: Connection, auth: NatsAuth) => Promise<{ stop(): Promise<void> }>;
 

@@ -4,11 +4,10 @@ import { deepActiveElement } from "../dom/deep-dom.ts";
 import { describeElement } from "../dom/element-state.ts";
 import { summarize } from "../dom/role-utils.ts";
 import { focusElement } from "../dom/input-events.ts";
-import { parseParams, targetParams } from "./params.ts";
+import { targetParams } from "./params.ts";
 import { resolveTarget } from "../dom/resolve-target.ts";
 
-registerAction("focus", async (raw) => {
-  const params = parseParams(targetParams, raw);
+registerAction("focus", targetParams, async (params) => {
   const el = resolveTarget(params);
   focusElement(el);
   if (deepActiveElement(el.ownerDocument) !== el) {

@@ -1,15 +1,23 @@
+import { z } from "zod";
 import { registerAction } from "./registry.ts";
 import { bounded } from "../dom/text.ts";
-import { isSecretField } from "../dom/element-state.ts";
-import { reportedValue } from "./field-value.ts";
-import { getParams, parseParams } from "./params.ts";
+import { isSecretField, reportedValue, safeOuterHtml } from "../dom/redaction.ts";
+import { needsTarget, targetMessage, targetShape } from "./params.ts";
 import { resolveTarget } from "../dom/resolve-target.ts";
-import { safeOuterHtml } from "./safe-html.ts";
+
+const getParams = z
+  .object({
+    ...targetShape,
+    what: z.enum(["text", "value", "attribute", "title", "url", "html"]),
+    name: z.string().min(1).optional(),
+    max_chars: z.number().int().min(1).max(50_000).optional(),
+  })
+  .refine((v) => v.what !== "attribute" || v.name !== undefined, { message: "`what: attribute` needs `name`" })
+  .refine((v) => ["title", "url"].includes(v.what) || needsTarget(v), targetMessage);
 
 // get: one fact about the page or an element. Text and HTML are capped (max_chars, 4,000 by default) and say
 // when they were cut; a password or one-time code never leaves the page.
-registerAction("get", async (raw) => {
-  const params = parseParams(getParams, raw);
+registerAction("get", getParams, async (params) => {
   if (params.what === "title") return { title: document.title };
   if (params.what === "url") return { url: location.href };
   const el = resolveTarget(params);

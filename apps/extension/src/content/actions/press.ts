@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { ActionError } from "../../shared/action-error.ts";
 import { registerAction } from "./registry.ts";
 import { waitForActionable } from "../dom/actionability.ts";
@@ -6,11 +7,12 @@ import { summarize } from "../dom/role-utils.ts";
 import { focusElement } from "../dom/input-events.ts";
 import { pressChord } from "../dom/key-events.ts";
 import { KeyParseError, parseChord, type Chord } from "../dom/keyboard.ts";
-import { parseParams, pressParams } from "./params.ts";
+import { targetShape, timeout } from "./params.ts";
 import { resolveTarget } from "../dom/resolve-target.ts";
 
-registerAction("press", async (raw) => {
-  const params = parseParams(pressParams, raw);
+const pressParams = z.object({ ...targetShape, key: z.string().min(1), timeout_ms: timeout });
+
+registerAction("press", pressParams, async (params) => {
   let chord: Chord;
   try {
     chord = parseChord(params.key);

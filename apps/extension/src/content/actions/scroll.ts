@@ -1,13 +1,19 @@
+import { z } from "zod";
 import { registerAction } from "./registry.ts";
 import { nextFrame } from "../dom/actionability.ts";
 import { summarize } from "../dom/role-utils.ts";
-import { parseParams, scrollParams } from "./params.ts";
+import { targetShape } from "./params.ts";
 import { resolveTarget } from "../dom/resolve-target.ts";
+
+const scrollParams = z.object({
+  ...targetShape,
+  direction: z.enum(["up", "down", "left", "right", "top", "bottom"]).optional(),
+  amount: z.number().min(0).max(1_000_000).optional(),
+});
 
 // scroll: with only a target, bring it into view; with a direction, scroll the page (or the target's scrollable
 // container) by `amount` pixels, a screenful by default; `top`/`bottom` jump to the ends.
-registerAction("scroll", async (raw) => {
-  const params = parseParams(scrollParams, raw);
+registerAction("scroll", scrollParams, async (params) => {
   const hasTarget = params.ref !== undefined || params.selector !== undefined;
   const el = hasTarget ? resolveTarget(params) : null;
   if (el && !params.direction) {

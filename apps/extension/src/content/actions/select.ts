@@ -1,16 +1,26 @@
+import { z } from "zod";
 import { ActionError } from "../../shared/action-error.ts";
 import { registerAction } from "./registry.ts";
 import { waitForActionable } from "../dom/actionability.ts";
 import { describeElement } from "../dom/element-state.ts";
 import { summarize } from "../dom/role-utils.ts";
 import { dispatchChange, dispatchInput, focusElement } from "../dom/input-events.ts";
-import { parseParams, selectParams } from "./params.ts";
+import { needsTarget, targetMessage, targetShape, timeout } from "./params.ts";
 import { resolveTarget } from "../dom/resolve-target.ts";
+
+const selectParams = z
+  .object({
+    ...targetShape,
+    value: z.union([z.string(), z.array(z.string()).min(1)]).optional(),
+    label: z.union([z.string(), z.array(z.string()).min(1)]).optional(),
+    timeout_ms: timeout,
+  })
+  .refine(needsTarget, targetMessage)
+  .refine((v) => v.value !== undefined || v.label !== undefined, { message: "give `value` (option value or label)" });
 
 const label = (o: HTMLOptionElement) => o.label.replace(/\s+/g, " ").trim();
 
-registerAction("select", async (raw) => {
-  const params = parseParams(selectParams, raw);
+registerAction("select", selectParams, async (params) => {
   const el = resolveTarget(params);
   if (el.localName !== "select") {
     throw new ActionError(

@@ -1,18 +1,29 @@
+import { z } from "zod";
 import { ActionError } from "../../shared/action-error.ts";
 import { registerAction } from "./registry.ts";
 import { sleep, waitForActionable } from "../dom/actionability.ts";
 import { deepActiveElement } from "../dom/deep-dom.ts";
 import { describeElement } from "../dom/element-state.ts";
 import { summarize } from "../dom/role-utils.ts";
-import { reportedValue } from "./field-value.ts";
+import { reportedValue } from "../dom/redaction.ts";
 import { caretToEnd, focusElement } from "../dom/input-events.ts";
 import { typeChar } from "../dom/key-events.ts";
-import { parseParams, typeParams } from "./params.ts";
+import { targetShape, timeout } from "./params.ts";
 import { resolveTarget } from "../dom/resolve-target.ts";
 
+const typeParams = z
+  .object({
+    ...targetShape,
+    value: z.string().optional(),
+    // the command form (shared/command.ts) may call it `text`
+    text: z.string().optional(),
+    delay: z.number().int().min(0).max(1_000).optional(),
+    timeout_ms: timeout,
+  })
+  .refine((v) => v.value !== undefined || v.text !== undefined, { message: "give `value`: the text to type" });
+
 // `type` appends keystroke by keystroke (the action contract); `fill` replaces the whole value.
-registerAction("type", async (raw) => {
-  const params = parseParams(typeParams, raw);
+registerAction("type", typeParams, async (params) => {
   const text = params.value ?? params.text ?? "";
   const hasTarget = params.ref !== undefined || params.selector !== undefined;
   const el = hasTarget ? resolveTarget(params) : deepActiveElement();

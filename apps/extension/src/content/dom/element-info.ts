@@ -1,27 +1,9 @@
-import { computeRole, headingLevel, INTERACTIVE_ROLES } from "../../snapshot/roles.ts";
+import { headingLevel, INTERACTIVE_ROLES } from "../../snapshot/roles.ts";
 import type { States } from "../../snapshot/virtual-node.ts";
 import { isSecretField } from "./redaction.ts";
 
-const SECTIONING = new Set(["article", "aside", "main", "nav", "section"]);
-
-export function roleOf(el: Element, tag: string, inSectioning: boolean): string {
-  const input = el as HTMLInputElement & HTMLSelectElement;
-  return computeRole({
-    tag,
-    roleAttr: el.getAttribute("role"),
-    type: tag === "input" ? input.type : null,
-    hasHref: (tag === "a" || tag === "area") && el.hasAttribute("href"),
-    multiple: tag === "select" ? input.multiple : false,
-    size: tag === "select" ? input.size : 0,
-    hasExplicitName: el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby") || el.hasAttribute("title"),
-    inSectioning,
-    altEmpty: tag === "img" && el.getAttribute("alt") === "",
-  });
-}
-
-export function isSectioning(tag: string): boolean {
-  return SECTIONING.has(tag);
-}
+// What the snapshot prints about an element besides its role and name (role-utils.ts): its states,
+// its value, where a link goes, and whether an agent can act on it (which gives it a ref).
 
 function ariaBool(el: Element, attr: string): boolean | "mixed" | undefined {
   const v = el.getAttribute(attr);

@@ -88,9 +88,6 @@ export function checkedState(el: Element): boolean | "mixed" | undefined {
   return undefined;
 }
 
-/** A field whose value must never leave the page: the snapshot's own rule (passwords, one-time codes, card numbers). */
-export { isSecretField } from "./redaction.ts";
-
 /** The label element that activates `el` when clicked, if `label` is one. */
 export function isLabelOf(label: Element, el: Element): boolean {
   return label.localName === "label" && (label as HTMLLabelElement).control === el;

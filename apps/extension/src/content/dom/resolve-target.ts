@@ -1,13 +1,26 @@
+import { z } from "zod";
 import { ActionError } from "../../shared/action-error.ts";
 import { resolveRef } from "./refs.ts";
 import { deepElements, deepQueryAll } from "./deep-dom.ts";
 import { nameOf, roleOf } from "./role-utils.ts";
 import { isVisible } from "./element-state.ts";
-import type { RoleSelector } from "../actions/params.ts";
 
-// A target is a ref from the last snapshot or a role selector (role + accessible name,
-// `roleSelectorSchema` in params.ts) re-resolved now. Refs fail closed: a removed or re-rendered
-// element is `stale_ref`, never a guess at a similar element.
+// A target is a ref from the last snapshot or a selector (role + accessible name, visible text, or
+// css) re-resolved now. Refs fail closed: a removed or re-rendered element is `stale_ref`, never a
+// guess at a similar element.
+
+/** The selector language: role and accessible name (as the snapshot prints them), visible text, or css. */
+export const roleSelectorSchema = z.union([
+  z.object({
+    role: z.string().min(1),
+    name: z.string().optional(),
+    exact: z.boolean().optional(),
+    nth: z.number().int().min(0).optional(),
+  }),
+  z.object({ text: z.string().min(1), nth: z.number().int().min(0).optional() }),
+  z.object({ css: z.string().min(1), nth: z.number().int().min(0).optional() }),
+]);
+export type RoleSelector = z.infer<typeof roleSelectorSchema>;
 
 export function resolveTarget(params: { ref?: string | undefined; selector?: RoleSelector | string | undefined }): Element {
   // resolveRef fails closed: unknown, removed or re-rendered elements are stale_ref.

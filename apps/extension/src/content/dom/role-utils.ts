@@ -1,18 +1,36 @@
+import { computeRole } from "../../snapshot/roles.ts";
 import { accessibleName } from "./accessible-name.ts";
-import { isSectioning, roleOf as walkerRoleOf } from "./element-info.ts";
 
-// Role and accessible name for role selectors, from the snapshot's own functions, so `{role: "button",
-// name: "Save"}` finds what the snapshot printed as `- button "Save"`.
+// Roles and names of live elements, one place for every user: the walker (which passes the
+// sectioning context it already knows), role selectors, the guard's target description and the
+// short element summaries in results. So `{role: "button", name: "Save"}` finds what the
+// snapshot printed as `- button "Save"`, and the user is asked about that same name.
 
-export function roleOf(el: Element): string {
-  let inSectioning = false;
-  for (let p = el.parentElement; p; p = p.parentElement) {
-    if (isSectioning(p.localName)) {
-      inSectioning = true;
-      break;
-    }
-  }
-  return walkerRoleOf(el, el.localName, inSectioning);
+const SECTIONING = new Set(["article", "aside", "main", "nav", "section"]);
+
+export function isSectioning(tag: string): boolean {
+  return SECTIONING.has(tag);
+}
+
+function insideSectioning(el: Element): boolean {
+  for (let p = el.parentElement; p; p = p.parentElement) if (isSectioning(p.localName)) return true;
+  return false;
+}
+
+/** The element's ARIA role; header/footer depend on whether a sectioning ancestor holds it. */
+export function roleOf(el: Element, tag = el.localName, inSectioning = insideSectioning(el)): string {
+  const input = el as HTMLInputElement & HTMLSelectElement;
+  return computeRole({
+    tag,
+    roleAttr: el.getAttribute("role"),
+    type: tag === "input" ? input.type : null,
+    hasHref: (tag === "a" || tag === "area") && el.hasAttribute("href"),
+    multiple: tag === "select" ? input.multiple : false,
+    size: tag === "select" ? input.size : 0,
+    hasExplicitName: el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby") || el.hasAttribute("title"),
+    inSectioning,
+    altEmpty: tag === "img" && el.getAttribute("alt") === "",
+  });
 }
 
 /** The accessible name in the walker's order: ARIA, native labels, content (for name-from-content roles), title/placeholder. */

@@ -1,7 +1,8 @@
 import { NAME_FROM_CONTENT } from "../../snapshot/roles.ts";
 import type { VirtualNode } from "../../snapshot/virtual-node.ts";
 import { accessibleName, normalizeText } from "./accessible-name.ts";
-import { hrefOf, isActionable, isSectioning, roleOf, statesOf, valueOf } from "./element-info.ts";
+import { hrefOf, isActionable, statesOf, valueOf } from "./element-info.ts";
+import { isSectioning, roleOf } from "./role-utils.ts";
 import { refFor } from "./refs.ts";
 import {
   clippedAway,
