@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 
 // The few calls the extension makes to the crumbs HTTP API (apps/api/README.md). The worker and
 // the extension pages call it with host_permissions, so CORS does not apply.
@@ -26,15 +26,15 @@ export const breadcrumbSchema = z.looseObject({
   title: z.string(),
   tags: z.array(z.string()),
   context: z.record(z.string(), z.unknown()),
-  key: z.string().optional(),
-  version: z.number().int().min(1),
+  key: z.optional(z.string()),
+  version: z.number().check(z.int(), z.gte(1)),
   created_at: z.string(),
   updated_at: z.string(),
 });
 export type Breadcrumb = z.infer<typeof breadcrumbSchema>;
 
-const errorBodySchema = z.object({ error: z.string(), message: z.string().optional(), details: z.unknown().optional() });
-const listSchema = z.object({ items: z.array(breadcrumbSchema), next_cursor: z.string().nullable().optional() });
+const errorBodySchema = z.object({ error: z.string(), message: z.optional(z.string()), details: z.optional(z.unknown()) });
+const listSchema = z.object({ items: z.array(breadcrumbSchema), next_cursor: z.optional(z.nullable(z.string())) });
 
 export interface CreateBody {
   schema_name: string;

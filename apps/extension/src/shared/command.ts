@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 import { BROWSER_ACTIONS } from "@crumbs/schemas/browser-action";
 import { actionErrorCodeSchema } from "./action-error.ts";
 import { guardSchema } from "./guard.ts";
@@ -11,20 +11,20 @@ export const TAB_ACTIONS = ["open", "tab_new", "tab_list", "tab_switch", "tab_cl
 export const commandSchema = z.object({
   // Every action of the contract, plus the `tab` form (`{type: "tab", params: {action}}`).
   type: z.enum([...BROWSER_ACTIONS, "tab"]),
-  params: z.record(z.string(), z.unknown()).default({}),
-  tab_id: z.number().int().optional(),
+  params: z._default(z.record(z.string(), z.unknown()), {}),
+  tab_id: z.optional(z.number().check(z.int())),
   /** From the bus: the checks the page runs right before a write action (content/guard.ts). */
-  guard: guardSchema.optional(),
+  guard: z.optional(guardSchema),
 });
 export type Command = z.infer<typeof commandSchema>;
 
 export const executeResultSchema = z.object({
   success: z.boolean(),
-  data: z.unknown().optional(),
-  error: z.string().optional(),
-  code: actionErrorCodeSchema.optional(),
+  data: z.optional(z.unknown()),
+  error: z.optional(z.string()),
+  code: z.optional(actionErrorCodeSchema),
   /** The action did not run: it waits for the user's confirmation of this. */
-  confirm: assessmentSchema.optional(),
+  confirm: z.optional(assessmentSchema),
 });
 export type ExecuteResult = z.infer<typeof executeResultSchema>;
 

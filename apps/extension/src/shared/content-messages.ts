@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 import { snapshotOptionsSchema } from "../snapshot/snapshot.ts";
 import { framePlaceholderSchema, virtualNodeSchema } from "../snapshot/virtual-node.ts";
 import { actionErrorCodeSchema } from "./action-error.ts";
@@ -6,7 +6,7 @@ import { guardSchema } from "./guard.ts";
 
 export const assessmentSchema = z.object({
   risk: z.enum(["low", "medium", "high"]),
-  kind: z.string().optional(),
+  kind: z.optional(z.string()),
   sentence: z.string(),
   site: z.string(),
 });
@@ -18,16 +18,16 @@ export const contentRequestSchema = z.discriminatedUnion("kind", [
     kind: z.literal("snapshot"),
     options: snapshotOptionsSchema,
     /** Return the unrendered tree: the worker stitches frames and renders once for the whole page. */
-    raw: z.boolean().default(false),
+    raw: z._default(z.boolean(), false),
   }),
   z.object({
     kind: z.literal("action"),
-    name: z.string().min(1),
-    params: z.record(z.string(), z.unknown()).default({}),
+    name: z.string().check(z.minLength(1)),
+    params: z._default(z.record(z.string(), z.unknown()), {}),
     /** The document the refs came from; another document means the page changed: stale_ref. */
-    expect_doc: z.string().optional(),
+    expect_doc: z.optional(z.string()),
     /** Write actions from the bus: the checks this frame runs right before acting (content/guard.ts). */
-    guard: guardSchema.optional(),
+    guard: z.optional(guardSchema),
   }),
   z.object({ kind: z.literal("clear-highlight") }),
 ]);
@@ -41,17 +41,17 @@ export const contentResponseSchema = z.discriminatedUnion("ok", [
     code: actionErrorCodeSchema,
     message: z.string(),
     /** Set when the action waits for the user's confirmation. */
-    confirm: assessmentSchema.optional(),
+    confirm: z.optional(assessmentSchema),
   }),
 ]);
 export type ContentResponse = z.infer<typeof contentResponseSchema>;
 
 export const renderedSchema = z.object({
   text: z.string(),
-  refs: z.number().int(),
-  tokens: z.number().int(),
+  refs: z.number().check(z.int()),
+  tokens: z.number().check(z.int()),
   truncated: z.boolean(),
-  tree: z.array(virtualNodeSchema).optional(),
+  tree: z.optional(z.array(virtualNodeSchema)),
 });
 
 export const snapshotReplySchema = z.object({
@@ -59,11 +59,11 @@ export const snapshotReplySchema = z.object({
   title: z.string(),
   /** Time the content script spent walking (and rendering, when it rendered), in ms. */
   build_ms: z.number(),
-  rendered: renderedSchema.optional(),
-  tree: virtualNodeSchema.optional(),
+  rendered: z.optional(renderedSchema),
+  tree: z.optional(virtualNodeSchema),
   /** Placeholders of this frame's iframes, for the worker to fill. */
   frames: z.array(framePlaceholderSchema),
   /** The token this frame last got from its parent: tells the worker which iframe element it is. */
-  probe: z.string().optional(),
+  probe: z.optional(z.string()),
 });
 export type SnapshotReply = z.infer<typeof snapshotReplySchema>;

@@ -1,15 +1,19 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 
 // Messages from the extension's pages (side panel, options) to the worker, and their answers.
 // The worker is the only writer of the bus state in storage; pages read storage and ask.
 
 export const panelRequestSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("crumbs:chat"), content: z.string().trim().min(1).max(20_000), session_id: z.string().min(1).max(200) }),
-  z.object({ kind: z.literal("crumbs:decide"), request_id: z.string().min(1), approve: z.boolean(), grant: z.boolean().optional() }),
+  z.object({
+    kind: z.literal("crumbs:chat"),
+    content: z.string().check(z.trim(), z.minLength(1), z.maxLength(20_000)),
+    session_id: z.string().check(z.minLength(1), z.maxLength(200)),
+  }),
+  z.object({ kind: z.literal("crumbs:decide"), request_id: z.string().check(z.minLength(1)), approve: z.boolean(), grant: z.optional(z.boolean()) }),
   /** The side panel's Stop: ends the session's running task. */
-  z.object({ kind: z.literal("crumbs:stop"), session: z.string().min(1).max(200) }),
+  z.object({ kind: z.literal("crumbs:stop"), session: z.string().check(z.minLength(1), z.maxLength(200)) }),
   /** The options page revokes an "always allow" grant. */
-  z.object({ kind: z.literal("crumbs:revoke-grant"), site: z.string().min(1), grant_kind: z.string().min(1) }),
+  z.object({ kind: z.literal("crumbs:revoke-grant"), site: z.string().check(z.minLength(1)), grant_kind: z.string().check(z.minLength(1)) }),
   z.object({
     kind: z.literal("crumbs:test-connection"),
     settings: z.object({ apiUrl: z.string(), token: z.string(), natsWsUrl: z.string() }),
@@ -26,9 +30,9 @@ export type ConnectionTest = z.infer<typeof connectionTestSchema>;
 
 export const panelResponseSchema = z.object({
   ok: z.boolean(),
-  error: z.string().optional(),
-  id: z.string().optional(),
-  test: connectionTestSchema.optional(),
+  error: z.optional(z.string()),
+  id: z.optional(z.string()),
+  test: z.optional(connectionTestSchema),
 });
 export type PanelResponse = z.infer<typeof panelResponseSchema>;
 

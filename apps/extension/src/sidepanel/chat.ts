@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 import { askWorker } from "../shared/panel-messages.ts";
 import { createApi, type Breadcrumb } from "../shared/api-client.ts";
 import type { Config } from "../shared/state/config.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 import { ACTIVITY_KEY, activityLog } from "../shared/state/activity.ts";
 import { readConfig } from "../shared/state/config.ts";
 import { TASKS_KEY, tasks } from "../shared/state/control.ts";
@@ -46,7 +46,7 @@ async function startChat(renew = false): Promise<void> {
 
 form.addEventListener("submit", (ev) => {
   ev.preventDefault();
-  const content = z.string().trim().min(1).safeParse(input.value);
+  const content = z.string().check(z.trim(), z.minLength(1)).safeParse(input.value);
   if (!content.success) return;
   input.disabled = true;
   void chat.send(content.data, session).then((problem) => {

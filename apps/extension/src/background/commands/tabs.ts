@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 import { ActionError } from "../../shared/action-error.ts";
 import { checkUrlPattern } from "../../shared/url-match.ts";
 import { targetTab } from "./active-tab.ts";
@@ -110,7 +110,7 @@ async function run(cmd: TabCommand, deps: TabDeps): Promise<unknown> {
   }
 }
 
-function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+function parse<S extends z.ZodMiniType>(schema: S, value: unknown): z.infer<S> {
   const result = schema.safeParse(value ?? {});
   if (!result.success) throw new ActionError("invalid_params", `invalid params: ${z.prettifyError(result.error)}`);
   return result.data;

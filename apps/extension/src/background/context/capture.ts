@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 import { SEED_PAGE_CONTEXT_HINTS } from "@crumbs/schemas/seed-page-hints";
 import { execute } from "../commands/execute.ts";
 import { fingerprint } from "./fingerprint.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 import { CrumbsApiError, type CrumbsApi } from "../../shared/api-client.ts";
 import { backoffDelay, type BackoffOptions } from "../backoff.ts";
 import type { StoredValue } from "../../shared/state/store.ts";
@@ -11,9 +11,9 @@ export const livingStateSchema = z.object({
   /** Which API/token this state belongs to: another one means another breadcrumb. */
   connection: z.string(),
   id: z.string(),
-  version: z.number().int().min(1),
+  version: z.number().check(z.int(), z.gte(1)),
   owner: z.string(),
-  fingerprint: z.string().optional(),
+  fingerprint: z.optional(z.string()),
 });
 export type LivingState = z.infer<typeof livingStateSchema>;
 

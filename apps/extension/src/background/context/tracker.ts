@@ -1,3 +1,4 @@
+import * as z from "@crumbs/schemas/zod-mini";
 import { isRestrictedUrl, targetTab } from "../commands/active-tab.ts";
 import { logActivity } from "../../shared/state/activity.ts";
 import { currentConnection } from "../connection.ts";
@@ -12,7 +13,7 @@ import { UpdateScheduler } from "./scheduler.ts";
 // the active tab and writes the living breadcrumb. Listeners are registered in the worker's first
 // turn (MV3 wakes a stopped worker for them); everything it must remember is in storage.
 
-export const livingState = stored("crumbs.living", livingStateSchema.nullable(), () => null);
+export const livingState = stored("crumbs.living", z.nullable(livingStateSchema), () => null);
 
 const DOM_THRESHOLD = 5;
 const DOM_QUIET_MS = 300;

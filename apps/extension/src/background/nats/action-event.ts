@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 // The subpath, not the index: the index pulls the llm_hints engine (handlebars, JSONPath) into the worker.
 import { browserActionContextSchema } from "@crumbs/schemas/browser-action";
 import { looksLikeReferenceEvent } from "@crumbs/schemas/reference-event";

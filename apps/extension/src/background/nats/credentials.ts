@@ -1,5 +1,5 @@
 import { jwtAuthenticator, type ConnectionOptions } from "nats.ws";
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 import { consumerName } from "./consumer.ts";
 import { stored } from "../../shared/state/store.ts";
 
@@ -12,12 +12,12 @@ import { stored } from "../../shared/state/store.ts";
 
 const credentialsSchema = z.object({
   owner: z.string(),
-  jwt: z.string().min(1),
-  seed: z.string().min(1),
-  expires_at: z.string().nullable(),
-  extension: z.object({ consumer: z.string().min(1), inbox_prefix: z.string().min(1) }),
+  jwt: z.string().check(z.minLength(1)),
+  seed: z.string().check(z.minLength(1)),
+  expires_at: z.nullable(z.string()),
+  extension: z.object({ consumer: z.string().check(z.minLength(1)), inbox_prefix: z.string().check(z.minLength(1)) }),
 });
-const errorSchema = z.object({ error: z.string(), message: z.string().optional() });
+const errorSchema = z.object({ error: z.string(), message: z.optional(z.string()) });
 
 export type NatsAuth =
   | { mode: "open"; reason: string }
@@ -26,7 +26,7 @@ export type NatsAuth =
 /** What the side panel and the tests can see of it (never the secret parts), in storage. */
 export const natsAuthState = stored(
   "crumbs.natsAuth",
-  z.object({ mode: z.enum(["open", "credentials"]), detail: z.string().optional(), expires_at: z.string().optional(), renew_at: z.string().optional() }),
+  z.object({ mode: z.enum(["open", "credentials"]), detail: z.optional(z.string()), expires_at: z.optional(z.string()), renew_at: z.optional(z.string()) }),
   () => ({ mode: "open" as const }),
 );
 

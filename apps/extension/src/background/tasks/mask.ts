@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 import { cancels, isCancelledBy } from "../../shared/state/control.ts";
 import { inbox } from "../../shared/state/inbox.ts";
 import { MASK_LABEL, setMask } from "./mask-page.ts";
@@ -9,7 +9,7 @@ import { scopes } from "./tab-scope.ts";
 // active one and its window has focus. Evaluated again on every change of the queue, tab
 // activation, focus change and page load (a reload drops the overlay).
 
-const masked = stored("crumbs.masked", z.array(z.number().int()), () => []);
+const masked = stored("crumbs.masked", z.array(z.number().check(z.int())), () => []);
 const LINGER_MS = 1_500;
 let lingerTimer: ReturnType<typeof setTimeout> | undefined;
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 import { stored } from "../../shared/state/store.ts";
 
 // The tab restriction (docs/extension.md): an agent session may act only on the tab it started on
@@ -6,11 +6,11 @@ import { stored } from "../../shared/state/store.ts";
 // the sites the user let it navigate to). Pure rules over a stored map of session -> scope.
 
 export const scopeSchema = z.object({
-  start: z.number().int(),
-  tabs: z.array(z.number().int()),
-  current: z.number().int(),
+  start: z.number().check(z.int()),
+  tabs: z.array(z.number().check(z.int())),
+  current: z.number().check(z.int()),
   /** Sites it may write to when the options set no allowlist. */
-  sites: z.array(z.string()).default([]),
+  sites: z._default(z.array(z.string()), []),
   at: z.string(),
 });
 export type TabScope = z.infer<typeof scopeSchema>;

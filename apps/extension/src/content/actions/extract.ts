@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 import { ActionError } from "../../shared/action-error.ts";
 import { registerAction } from "./registry.ts";
 import { clip } from "../dom/text.ts";
@@ -9,8 +9,8 @@ import { resolveTarget } from "../dom/resolve-target.ts";
 
 const extractParams = z.object({
   ...targetShape,
-  fields: z.array(z.string().min(1)).max(50).optional(),
-  limit: z.number().int().min(1).max(500).optional(),
+  fields: z.optional(z.array(z.string().check(z.minLength(1))).check(z.maxLength(50))),
+  limit: z.optional(z.number().check(z.int(), z.gte(1), z.lte(500))),
 });
 
 const DEFAULT_LIMIT = 50;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 import { ActionError } from "../../shared/action-error.ts";
 import { registerAction } from "./registry.ts";
 import { waitForActionable } from "../dom/actionability.ts";
@@ -11,7 +11,7 @@ import { resolveTarget } from "../dom/resolve-target.ts";
 
 const fillParams = z
   .object({ ...targetShape, value: z.string(), timeout_ms: timeout })
-  .refine(needsTarget, targetMessage);
+  .check(z.refine(needsTarget, targetMessage));
 
 // Inputs whose value is set as a whole string in a fixed format rather than typed.
 const FORMATTED_TYPES = new Set(["color", "range", "date", "datetime-local", "month", "time", "week", "number"]);

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 import { registerAction } from "./registry.ts";
 import { bounded } from "../dom/text.ts";
 import { isSecretField, reportedValue, safeOuterHtml } from "../dom/redaction.ts";
@@ -9,11 +9,13 @@ const getParams = z
   .object({
     ...targetShape,
     what: z.enum(["text", "value", "attribute", "title", "url", "html"]),
-    name: z.string().min(1).optional(),
-    max_chars: z.number().int().min(1).max(50_000).optional(),
+    name: z.optional(z.string().check(z.minLength(1))),
+    max_chars: z.optional(z.number().check(z.int(), z.gte(1), z.lte(50_000))),
   })
-  .refine((v) => v.what !== "attribute" || v.name !== undefined, { message: "`what: attribute` needs `name`" })
-  .refine((v) => ["title", "url"].includes(v.what) || needsTarget(v), targetMessage);
+  .check(
+    z.refine((v) => v.what !== "attribute" || v.name !== undefined, { message: "`what: attribute` needs `name`" }),
+    z.refine((v) => ["title", "url"].includes(v.what) || needsTarget(v), targetMessage),
+  );
 
 // get: one fact about the page or an element. Text and HTML are capped (max_chars, 4,000 by default) and say
 // when they were cut; a password or one-time code never leaves the page.

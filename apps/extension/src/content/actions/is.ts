@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 import { ActionError } from "../../shared/action-error.ts";
 import { registerAction } from "./registry.ts";
 import { checkedState, isEditable, isEnabled, isVisible } from "../dom/element-state.ts";
@@ -7,7 +7,7 @@ import { matchSelector, resolveTarget } from "../dom/resolve-target.ts";
 
 const isParams = z
   .object({ ...targetShape, state: z.enum(["visible", "enabled", "checked", "editable"]) })
-  .refine(needsTarget, targetMessage);
+  .check(z.refine(needsTarget, targetMessage));
 
 registerAction("is", isParams, async (params) => {
   // "Is X visible?" about a selector that matches nothing has a plain answer: no.

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 import { ActionError } from "../../shared/action-error.ts";
 import { registerAction } from "./registry.ts";
 import { waitForActionable } from "../dom/actionability.ts";
@@ -10,7 +10,7 @@ import { KeyParseError, parseChord, type Chord } from "../dom/keyboard.ts";
 import { targetShape, timeout } from "./params.ts";
 import { resolveTarget } from "../dom/resolve-target.ts";
 
-const pressParams = z.object({ ...targetShape, key: z.string().min(1), timeout_ms: timeout });
+const pressParams = z.object({ ...targetShape, key: z.string().check(z.minLength(1)), timeout_ms: timeout });
 
 registerAction("press", pressParams, async (params) => {
   let chord: Chord;

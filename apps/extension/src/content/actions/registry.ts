@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "@crumbs/schemas/zod-mini";
 import { parseParams } from "./params.ts";
 
 // The content script's verbs. Each verb is one file in this folder that registers its name, the
@@ -15,14 +15,14 @@ export interface ActionContext {
 export type ActionHandler = (params: unknown, ctx: ActionContext) => Promise<unknown>;
 
 interface Verb {
-  params: z.ZodType;
+  params: z.ZodMiniType;
   run: ActionHandler;
 }
 
 const verbs = new Map<string, Verb>();
 
 /** Registers a verb: `params` are parsed (invalid_params on failure) before `run` sees them. */
-export function registerAction<S extends z.ZodType>(name: string, params: S, run: (params: z.infer<S>, ctx: ActionContext) => Promise<unknown>): void {
+export function registerAction<S extends z.ZodMiniType>(name: string, params: S, run: (params: z.infer<S>, ctx: ActionContext) => Promise<unknown>): void {
   verbs.set(name, { params, run: run as ActionHandler });
 }
 
@@ -33,7 +33,7 @@ export function getAction(name: string): ActionHandler | undefined {
 }
 
 /** The params schema of a verb (for the test that holds them to the contract). */
-export function actionParams(name: string): z.ZodType | undefined {
+export function actionParams(name: string): z.ZodMiniType | undefined {
   return verbs.get(name)?.params;
 }
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 import { registerAction } from "./registry.ts";
 import { nextFrame } from "../dom/actionability.ts";
 import { summarize } from "../dom/role-utils.ts";
@@ -7,8 +7,8 @@ import { resolveTarget } from "../dom/resolve-target.ts";
 
 const scrollParams = z.object({
   ...targetShape,
-  direction: z.enum(["up", "down", "left", "right", "top", "bottom"]).optional(),
-  amount: z.number().min(0).max(1_000_000).optional(),
+  direction: z.optional(z.enum(["up", "down", "left", "right", "top", "bottom"])),
+  amount: z.optional(z.number().check(z.gte(0), z.lte(1_000_000))),
 });
 
 // scroll: with only a target, bring it into view; with a direction, scroll the page (or the target's scrollable

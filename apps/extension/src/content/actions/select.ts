@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 import { ActionError } from "../../shared/action-error.ts";
 import { registerAction } from "./registry.ts";
 import { waitForActionable } from "../dom/actionability.ts";
@@ -11,12 +11,14 @@ import { resolveTarget } from "../dom/resolve-target.ts";
 const selectParams = z
   .object({
     ...targetShape,
-    value: z.union([z.string(), z.array(z.string()).min(1)]).optional(),
-    label: z.union([z.string(), z.array(z.string()).min(1)]).optional(),
+    value: z.optional(z.union([z.string(), z.array(z.string()).check(z.minLength(1))])),
+    label: z.optional(z.union([z.string(), z.array(z.string()).check(z.minLength(1))])),
     timeout_ms: timeout,
   })
-  .refine(needsTarget, targetMessage)
-  .refine((v) => v.value !== undefined || v.label !== undefined, { message: "give `value` (option value or label)" });
+  .check(
+    z.refine(needsTarget, targetMessage),
+    z.refine((v) => v.value !== undefined || v.label !== undefined, { message: "give `value` (option value or label)" }),
+  );
 
 const label = (o: HTMLOptionElement) => o.label.replace(/\s+/g, " ").trim();
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 import { ActionError } from "../../shared/action-error.ts";
 import { registerAction } from "./registry.ts";
 import { deepActiveElement } from "../dom/deep-dom.ts";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 import { ActionError } from "../../shared/action-error.ts";
 import { registerAction } from "./registry.ts";
 import { sleep, waitForActionable } from "../dom/actionability.ts";
@@ -14,13 +14,13 @@ import { resolveTarget } from "../dom/resolve-target.ts";
 const typeParams = z
   .object({
     ...targetShape,
-    value: z.string().optional(),
+    value: z.optional(z.string()),
     // the command form (shared/command.ts) may call it `text`
-    text: z.string().optional(),
-    delay: z.number().int().min(0).max(1_000).optional(),
+    text: z.optional(z.string()),
+    delay: z.optional(z.number().check(z.int(), z.gte(0), z.lte(1_000))),
     timeout_ms: timeout,
   })
-  .refine((v) => v.value !== undefined || v.text !== undefined, { message: "give `value`: the text to type" });
+  .check(z.refine((v) => v.value !== undefined || v.text !== undefined, { message: "give `value`: the text to type" }));
 
 // `type` appends keystroke by keystroke (the action contract); `fill` replaces the whole value.
 registerAction("type", typeParams, async (params) => {

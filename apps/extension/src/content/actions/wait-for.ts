@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 import { ActionError } from "../../shared/action-error.ts";
 import { registerAction } from "./registry.ts";
 import { sleep } from "../dom/actionability.ts";
@@ -8,14 +8,14 @@ import { describeSelector, matchSelector, roleSelectorSchema, type RoleSelector 
 import { checkUrlPattern, urlMatches } from "../../shared/url-match.ts";
 import { networkQuietFor } from "../dom/network-idle.ts";
 
-const untilSchema = z
-  .object({
-    url: z.string().optional(),
-    selector: z.union([roleSelectorSchema, z.string().min(1)]).optional(),
-    text: z.string().min(1).optional(),
-    network_idle: z.boolean().optional(),
-  })
-  .optional();
+const untilSchema = z.optional(
+  z.object({
+    url: z.optional(z.string()),
+    selector: z.optional(z.union([roleSelectorSchema, z.string().check(z.minLength(1))])),
+    text: z.optional(z.string().check(z.minLength(1))),
+    network_idle: z.optional(z.boolean()),
+  }),
+);
 
 const waitForParams = z.object({ until: untilSchema, timeout_ms: timeout });
 

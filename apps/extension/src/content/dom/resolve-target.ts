@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 import { ActionError } from "../../shared/action-error.ts";
 import { resolveRef } from "./refs.ts";
 import { deepElements, deepQueryAll } from "./deep-dom.ts";
@@ -12,13 +12,13 @@ import { isVisible } from "./element-state.ts";
 /** The selector language: role and accessible name (as the snapshot prints them), visible text, or css. */
 export const roleSelectorSchema = z.union([
   z.object({
-    role: z.string().min(1),
-    name: z.string().optional(),
-    exact: z.boolean().optional(),
-    nth: z.number().int().min(0).optional(),
+    role: z.string().check(z.minLength(1)),
+    name: z.optional(z.string()),
+    exact: z.optional(z.boolean()),
+    nth: z.optional(z.number().check(z.int(), z.gte(0))),
   }),
-  z.object({ text: z.string().min(1), nth: z.number().int().min(0).optional() }),
-  z.object({ css: z.string().min(1), nth: z.number().int().min(0).optional() }),
+  z.object({ text: z.string().check(z.minLength(1)), nth: z.optional(z.number().check(z.int(), z.gte(0))) }),
+  z.object({ css: z.string().check(z.minLength(1)), nth: z.optional(z.number().check(z.int(), z.gte(0))) }),
 ]);
 export type RoleSelector = z.infer<typeof roleSelectorSchema>;
 

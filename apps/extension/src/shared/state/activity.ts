@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 import { stored } from "./store.ts";
 
 // The activity log the side panel shows: what the worker did, newest last, bounded. Stored, so
@@ -8,7 +8,7 @@ export const activityEntrySchema = z.object({
   at: z.string(),
   kind: z.enum(["context", "action", "result", "policy", "confirm", "chat", "connection", "error"]),
   text: z.string(),
-  ok: z.boolean().optional(),
+  ok: z.optional(z.boolean()),
 });
 export type ActivityEntry = z.infer<typeof activityEntrySchema>;
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 
 // The connection settings the options page writes (docs/extension.md, "Settings": keys apiUrl, token,
 // natsWsUrl, allowlist in chrome.storage.local). `owner` is optional: the API tells us the owner of the
@@ -6,24 +6,17 @@ import { z } from "zod";
 
 export const CONFIG_KEYS = ["apiUrl", "token", "natsWsUrl", "allowlist", "owner"] as const;
 
-const httpUrl = z
-  .string()
-  .trim()
-  .regex(/^https?:\/\/[^\s/]+/, "must be an http(s) URL, e.g. http://127.0.0.1:8081")
-  .transform((u) => u.replace(/\/+$/, ""));
+const httpUrl = z.pipe(
+  z.string().check(z.trim(), z.regex(/^https?:\/\/[^\s/]+/, "must be an http(s) URL, e.g. http://127.0.0.1:8081")),
+  z.transform((u) => u.replace(/\/+$/, "")),
+);
 
 export const configSchema = z.object({
   apiUrl: httpUrl,
-  token: z.string().trim().min(1, "is required"),
-  natsWsUrl: z
-    .string()
-    .trim()
-    .regex(/^wss?:\/\/[^\s/]+/, "must be a ws:// or wss:// URL, e.g. ws://127.0.0.1:9222"),
-  allowlist: z.array(z.string().trim().min(1)).optional(),
-  owner: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/)
-    .optional(),
+  token: z.string().check(z.trim(), z.minLength(1, "is required")),
+  natsWsUrl: z.string().check(z.trim(), z.regex(/^wss?:\/\/[^\s/]+/, "must be a ws:// or wss:// URL, e.g. ws://127.0.0.1:9222")),
+  allowlist: z.optional(z.array(z.string().check(z.trim(), z.minLength(1)))),
+  owner: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/))),
 });
 export type Config = z.infer<typeof configSchema>;
 

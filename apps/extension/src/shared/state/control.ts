@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 import { RISK_KINDS, type Grant } from "../../risk/risk.ts";
 import { stored } from "./store.ts";
 
@@ -23,7 +23,7 @@ export async function revokeGrant(site: string, kind: string): Promise<void> {
 }
 
 /** A stopped task: by its root when known, else the whole session up to `at`. */
-export const cancelSchema = z.object({ session: z.string(), root: z.string().optional(), at: z.string() });
+export const cancelSchema = z.object({ session: z.string(), root: z.optional(z.string()), at: z.string() });
 export type Cancel = z.infer<typeof cancelSchema>;
 const MAX_CANCELS = 200;
 export const cancels = stored("crumbs.cancelled", z.array(cancelSchema), () => []);
@@ -39,11 +39,11 @@ export async function recordCancel(c: Cancel): Promise<void> {
 export const TASKS_KEY = "crumbs.tasks";
 export const taskViewSchema = z.object({
   session: z.string(),
-  agent: z.string().optional(),
-  root: z.object({ id: z.string(), version: z.number().int() }).optional(),
-  step: z.number().int().optional(),
-  max_steps: z.number().int().optional(),
-  last_action: z.string().optional(),
+  agent: z.optional(z.string()),
+  root: z.optional(z.object({ id: z.string(), version: z.number().check(z.int()) })),
+  step: z.optional(z.number().check(z.int())),
+  max_steps: z.optional(z.number().check(z.int())),
+  last_action: z.optional(z.string()),
   state: z.enum(["running", "stopped"]),
   updated_at: z.string(),
 });

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 import { stored } from "./store.ts";
 
 // Actions accepted from the bus, in storage: the consumer stores an action (and remembers its
@@ -9,9 +9,9 @@ export const resultContextSchema = z.object({
   request_id: z.string(),
   action_id: z.string(),
   status: z.enum(["ok", "error"]),
-  code: z.string().optional(),
-  message: z.string().optional(),
-  data: z.unknown().optional(),
+  code: z.optional(z.string()),
+  message: z.optional(z.string()),
+  data: z.optional(z.unknown()),
   observation: z.object({ url: z.string(), title: z.string(), url_changed: z.boolean() }),
 });
 export type ResultContext = z.infer<typeof resultContextSchema>;
@@ -19,9 +19,9 @@ export type ResultContext = z.infer<typeof resultContextSchema>;
 /** The task an agent's action belongs to (`task` in its context, written by the runner). */
 export const entryTaskSchema = z.object({
   agent_id: z.string(),
-  root: z.object({ id: z.string(), version: z.number().int() }),
-  step: z.number().int(),
-  max_steps: z.number().int().optional(),
+  root: z.object({ id: z.string(), version: z.number().check(z.int()) }),
+  step: z.number().check(z.int()),
+  max_steps: z.optional(z.number().check(z.int())),
 });
 export type EntryTask = z.infer<typeof entryTaskSchema>;
 
@@ -30,25 +30,25 @@ export const inboxEntrySchema = z.object({
   action_id: z.string(),
   action: z.string(),
   params: z.record(z.string(), z.unknown()),
-  tab_id: z.number().int().optional(),
-  risk: z.enum(["low", "medium", "high"]).optional(),
+  tab_id: z.optional(z.number().check(z.int())),
+  risk: z.optional(z.enum(["low", "medium", "high"])),
   session: z.string(),
-  agent: z.string().optional(),
+  agent: z.optional(z.string()),
   title: z.string(),
   created_at: z.string(),
   state: z.enum(["queued", "awaiting_confirmation", "running", "done"]),
   /** ISO time after which an unanswered confirmation fails with `timeout`. */
-  confirm_by: z.string().optional(),
-  decision: z.enum(["approved", "denied"]).optional(),
+  confirm_by: z.optional(z.string()),
+  decision: z.optional(z.enum(["approved", "denied"])),
   /** The user chose "always allow this kind on this site" with the approval. */
-  grant: z.boolean().optional(),
+  grant: z.optional(z.boolean()),
   /** What the page said will happen, shown to the user while the action waits. */
-  confirm: z.object({ risk: z.string(), kind: z.string().optional(), sentence: z.string(), site: z.string() }).optional(),
+  confirm: z.optional(z.object({ risk: z.string(), kind: z.optional(z.string()), sentence: z.string(), site: z.string() })),
   /** Risk kinds the user approved for this action (it may need more than one, asked one at a time). */
-  approved: z.array(z.string()).optional(),
-  task: entryTaskSchema.optional(),
+  approved: z.optional(z.array(z.string())),
+  task: z.optional(entryTaskSchema),
   /** Set once the action ran (or was refused); posted until the API accepts it. */
-  result: resultContextSchema.optional(),
+  result: z.optional(resultContextSchema),
 });
 export type InboxEntry = z.infer<typeof inboxEntrySchema>;
 

@@ -1,21 +1,22 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 import { stored } from "./store.ts";
 
 // Connection status for the side panel and the options page, written by the worker.
 
 const partSchema = z.object({
   state: z.enum(["not_configured", "connecting", "connected", "disconnected", "error"]),
-  detail: z.string().optional(),
+  detail: z.optional(z.string()),
   at: z.string(),
 });
 
 export const statusSchema = z.object({
-  nats: partSchema.optional(),
-  api: partSchema.optional(),
-  context: z
-    .object({ id: z.string(), version: z.number(), url: z.string(), tabId: z.number(), at: z.string(), error: z.string().optional() })
-    .partial()
-    .optional(),
+  nats: z.optional(partSchema),
+  api: z.optional(partSchema),
+  context: z.optional(
+    z.partial(
+      z.object({ id: z.string(), version: z.number(), url: z.string(), tabId: z.number(), at: z.string(), error: z.optional(z.string()) }),
+    ),
+  ),
 });
 export type BusStatus = z.infer<typeof statusSchema>;
 export type StatusPart = z.infer<typeof partSchema>;

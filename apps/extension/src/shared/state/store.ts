@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "@crumbs/schemas/zod-mini";
 
 // chrome.storage.local, typed: every value read back is parsed (a corrupt or old value reads as
 // the fallback, never crashes the worker), and read-modify-write on one key is serialized so two
@@ -15,7 +15,7 @@ export interface StoredValue<T> {
   update(fn: (current: T) => T | Promise<T>): Promise<T>;
 }
 
-export function stored<S extends z.ZodType>(key: string, schema: S, fallback: () => z.infer<S>): StoredValue<z.infer<S>> {
+export function stored<S extends z.ZodMiniType>(key: string, schema: S, fallback: () => z.infer<S>): StoredValue<z.infer<S>> {
   type T = z.infer<S>;
   const get = async (): Promise<T> => {
     const raw = (await chrome.storage.local.get(key))[key];
