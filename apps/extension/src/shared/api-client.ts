@@ -1,19 +1,10 @@
+import { ApiResponseError, ApiUnreachableError } from "@crumbs/schemas/api-errors";
 import * as z from "@crumbs/schemas/zod-mini";
 
 // The few calls the extension makes to the crumbs HTTP API (apps/api/README.md). The worker and
-// the extension pages call it with host_permissions, so CORS does not apply.
-
-export class CrumbsApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details?: unknown,
-  ) {
-    super(message);
-    this.name = "CrumbsApiError";
-  }
-}
+// the extension pages call it with host_permissions, so CORS does not apply. Failures are the
+// clients' shared errors (@crumbs/schemas/api-errors): ApiResponseError for an error answer,
+// ApiUnreachableError when the API cannot be reached.
 
 /**
  * The envelope fields the extension reads. Deliberately not @crumbs/schemas' full breadcrumbSchema:
@@ -33,7 +24,6 @@ export const breadcrumbSchema = z.looseObject({
 });
 export type Breadcrumb = z.infer<typeof breadcrumbSchema>;
 
-const errorBodySchema = z.object({ error: z.string(), message: z.optional(z.string()), details: z.optional(z.unknown()) });
 const listSchema = z.object({ items: z.array(breadcrumbSchema), next_cursor: z.optional(z.nullable(z.string())) });
 
 export interface CreateBody {
@@ -65,41 +55,50 @@ export interface CrumbsApi {
   patch(id: string, version: number, body: PatchBody): Promise<Breadcrumb>;
 }
 
-export function createApi(opts: { apiUrl: string; token: string; fetch?: typeof fetch; timeoutMs?: number }): CrumbsApi {
+export interface ApiOptions {
+  apiUrl: string;
+  token: string;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+/** One call to the API: the parsed JSON answer (undefined for an empty one), or ApiResponseError / ApiUnreachableError. */
+export async function callApi(
+  opts: ApiOptions,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<unknown> {
   const fetchFn = opts.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
   const base = opts.apiUrl.replace(/\/+$/, "");
-
-  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<unknown> {
-    let res: Response;
-    try {
-      res = await fetchFn(`${base}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${opts.token}`,
-          ...(body === undefined ? {} : { "content-type": "application/json" }),
-          ...headers,
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(opts.timeoutMs ?? 15_000),
-      });
-    } catch (e) {
-      throw new CrumbsApiError(0, "unreachable", `the crumbs API at ${base} is unreachable: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    if (!res.ok) {
-      const err = errorBodySchema.safeParse(json);
-      if (err.success) throw new CrumbsApiError(res.status, err.data.error, err.data.message ?? err.data.error, err.data.details);
-      throw new CrumbsApiError(res.status, "http_error", `${method} ${path} answered ${res.status}`);
-    }
-    return json;
+  let res: Response;
+  try {
+    res = await fetchFn(`${base}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${opts.token}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(opts.timeoutMs ?? 15_000),
+    });
+  } catch (e) {
+    throw new ApiUnreachableError(`the crumbs API at ${base} is unreachable: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
+  const text = await res.text();
+  if (!res.ok) throw ApiResponseError.fromBody(res.status, text, res.statusText);
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
+export function createApi(opts: ApiOptions): CrumbsApi {
+  const base = opts.apiUrl.replace(/\/+$/, "");
+  const call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => callApi(opts, method, path, body, headers);
   const one = (v: unknown) => breadcrumbSchema.parse(v);
 
   return {

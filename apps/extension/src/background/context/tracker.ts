@@ -1,3 +1,4 @@
+import { ApiUnreachableError } from "@crumbs/schemas/api-errors";
 import * as z from "@crumbs/schemas/zod-mini";
 import { isRestrictedUrl, targetTab } from "../commands/active-tab.ts";
 import { logActivity } from "../../shared/state/activity.ts";
@@ -56,7 +57,7 @@ async function captureActive(): Promise<void> {
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     await setContextStatus({ error: message });
-    if ((e as { status?: number }).status === 0) void setStatus("api", "error", message);
+    if (e instanceof ApiUnreachableError) void setStatus("api", "error", message);
   }
 }
 

@@ -1,5 +1,7 @@
 import { jwtAuthenticator, type ConnectionOptions } from "nats.ws";
+import { ApiResponseError } from "@crumbs/schemas/api-errors";
 import * as z from "@crumbs/schemas/zod-mini";
+import { callApi } from "../../shared/api-client.ts";
 import { consumerName } from "./consumer.ts";
 import { stored } from "../../shared/state/store.ts";
 
@@ -17,7 +19,6 @@ const credentialsSchema = z.object({
   expires_at: z.nullable(z.string()),
   extension: z.object({ consumer: z.string().check(z.minLength(1)), inbox_prefix: z.string().check(z.minLength(1)) }),
 });
-const errorSchema = z.object({ error: z.string(), message: z.optional(z.string()) });
 
 export type NatsAuth =
   | { mode: "open"; reason: string }
@@ -30,49 +31,35 @@ export const natsAuthState = stored(
   () => ({ mode: "open" as const }),
 );
 
-export class NatsCredentialsError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = "NatsCredentialsError";
-  }
-}
-
 /** Asks the API for this extension's NATS credentials; a 503 (no account seed), 403 (no subscribe scope) or 404 (older API) means "connect without". */
 export async function fetchNatsAuth(
-  opts: { apiUrl: string; token: string; extensionId: string; ttlSeconds?: number },
-  fetchFn: typeof fetch = (...a) => fetch(...a),
+  opts: { apiUrl: string; token: string; extensionId: string; ttlSeconds?: number | undefined },
+  fetchFn?: typeof fetch,
 ): Promise<NatsAuth> {
-  let res: Response;
+  let body: unknown;
   try {
-    res = await fetchFn(`${opts.apiUrl.replace(/\/+$/, "")}/v1/nats/credentials`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${opts.token}`, "content-type": "application/json" },
-      body: JSON.stringify({ kind: "extension", extension_id: opts.extensionId, ...(opts.ttlSeconds ? { ttl_seconds: opts.ttlSeconds } : {}) }),
-      signal: AbortSignal.timeout(10_000),
+    const api = { apiUrl: opts.apiUrl, token: opts.token, timeoutMs: 10_000, ...(fetchFn ? { fetch: fetchFn } : {}) };
+    body = await callApi(api, "POST", "/v1/nats/credentials", {
+      kind: "extension",
+      extension_id: opts.extensionId,
+      ...(opts.ttlSeconds ? { ttl_seconds: opts.ttlSeconds } : {}),
     });
   } catch (e) {
-    throw new NatsCredentialsError(0, `the crumbs API at ${opts.apiUrl} is unreachable: ${e instanceof Error ? e.message : String(e)}`);
+    // Unreachable (ApiUnreachableError): thrown as it is, and the link retries.
+    if (!(e instanceof ApiResponseError)) throw e;
+    if (e.status === 503 || e.status === 403 || e.status === 404) return { mode: "open", reason: `no NATS credentials from the API (${e.message})` };
+    throw new ApiResponseError(e.code, `the API refused NATS credentials: ${e.message}`, e.status, e.details);
   }
-  const body: unknown = await res.json().catch(() => undefined);
-  if (res.status === 201) {
-    const c = credentialsSchema.parse(body);
-    return {
-      mode: "credentials",
-      owner: c.owner,
-      jwt: c.jwt,
-      seed: c.seed,
-      ...(c.expires_at ? { expiresAt: new Date(c.expires_at) } : {}),
-      consumer: c.extension.consumer,
-      inboxPrefix: c.extension.inbox_prefix,
-    };
-  }
-  const err = errorSchema.safeParse(body);
-  const why = err.success ? (err.data.message ?? err.data.error) : `HTTP ${res.status}`;
-  if (res.status === 503 || res.status === 403 || res.status === 404) return { mode: "open", reason: `no NATS credentials from the API (${why})` };
-  throw new NatsCredentialsError(res.status, `the API refused NATS credentials: ${why}`);
+  const c = credentialsSchema.parse(body);
+  return {
+    mode: "credentials",
+    owner: c.owner,
+    jwt: c.jwt,
+    seed: c.seed,
+    ...(c.expires_at ? { expiresAt: new Date(c.expires_at) } : {}),
+    consumer: c.extension.consumer,
+    inboxPrefix: c.extension.inbox_prefix,
+  };
 }
 
 /** The nats.ws options for it: the JWT, and the inbox prefix the credentials allow. */

@@ -1,5 +1,5 @@
 import type { Connection } from "../connection.ts";
-import { CrumbsApiError } from "../../shared/api-client.ts";
+import { ApiResponseError, ApiUnreachableError } from "@crumbs/schemas/api-errors";
 import type { InboxEntry, ResultContext } from "../../shared/state/inbox.ts";
 
 // browser.action.result.v1 (a known schema, @crumbs/schemas/action-result), written through the API
@@ -26,9 +26,10 @@ export async function postResult(conn: Connection, entry: InboxEntry, result: Re
     await conn.api.create(body, `result:${entry.request_id}`);
     return "posted";
   } catch (e) {
-    if (!(e instanceof CrumbsApiError)) throw e;
+    if (e instanceof ApiUnreachableError) return "retry";
+    if (!(e instanceof ApiResponseError)) throw e;
     if (e.code === "idempotency_key_reused") return "posted";
-    if (e.status === 0 || e.status >= 500 || e.status === 429 || e.status === 401) return "retry";
+    if (e.status >= 500 || e.status === 429 || e.status === 401) return "retry";
     if (e.status === 413 || e.status === 422) {
       // The data did not fit or did not validate: the agent still needs to know how it went.
       const slim = { ...result, data: undefined, message: `${result.message ?? ""} (result data dropped: ${e.message})`.trim() };
