@@ -64,7 +64,12 @@ export class NatsLink {
       await setStatus("nats", "connecting", conn.config.natsWsUrl);
       let auth: NatsAuth;
       try {
-        auth = await fetchNatsAuth({ apiUrl: conn.config.apiUrl, token: conn.config.token, extensionId: chrome.runtime.id });
+        auth = await fetchNatsAuth({
+          apiUrl: conn.config.apiUrl,
+          token: conn.config.token,
+          extensionId: chrome.runtime.id,
+          ttlSeconds: conn.config.natsCredentialsTtl,
+        });
       } catch (e) {
         await setStatus("nats", "error", `no NATS credentials: ${e instanceof Error ? e.message : String(e)}`);
         await sleep(backoffDelay(this.attempt++, RECONNECT_BACKOFF));
