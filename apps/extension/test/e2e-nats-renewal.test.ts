@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@crumbs/testkit";
 import { act } from "./e2e/actions.ts";
-import { startE2E, type E2E } from "./e2e/stack.ts";
+import { natsState, startE2E, waitNatsConnected, type E2E } from "./e2e/stack.ts";
 
 // The NATS credentials' renewal while the worker stays up ("NATS credentials" in docs/extension.md):
 // a locked nats-server drops a connection whose user JWT has expired, so the worker must fetch new
@@ -26,10 +26,7 @@ let e: E2E;
 beforeAll(async () => {
   e = await startE2E({ locked: true });
   await e.configure({ allowlist: ["127.0.0.1"], natsCredentialsTtl: TTL_S });
-  await waitFor(async () => (await e.storage<{ nats?: { state: string } }>("crumbs.status"))?.nats?.state === "connected", {
-    timeout: 20_000,
-    message: "extension connected to the locked NATS",
-  });
+  await waitNatsConnected(e, 20_000);
 });
 afterAll(async () => {
   await e?.close();
@@ -79,6 +76,6 @@ describe("NATS credentials renewal", () => {
     expect(Date.parse(renewing[0]!.at)).toBeLessThan(expiresAt);
     // The connection was replaced, never lost.
     expect(connection.filter((l) => /lost/.test(l.text))).toEqual([]);
-    expect((await e.storage<{ nats?: { state: string } }>("crumbs.status"))?.nats?.state).toBe("connected");
+    expect(await natsState(e)).toBe("connected");
   }, (TTL_S + 60) * 1000);
 });

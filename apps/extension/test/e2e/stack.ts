@@ -197,3 +197,12 @@ export async function waitForContext(e: E2E, ok: (b: Breadcrumb) => boolean, mes
     return b && ok(b) ? b : undefined;
   }, { timeout, message });
 }
+
+/** The worker's NATS state as it reports it to the side panel (`crumbs.status` in storage). */
+export async function natsState(e: E2E): Promise<string | undefined> {
+  return (await e.storage<{ nats?: { state: string } } | undefined>("crumbs.status"))?.nats?.state;
+}
+
+export async function waitNatsConnected(e: E2E, timeout: number): Promise<void> {
+  await waitFor(async () => (await natsState(e)) === "connected", { timeout, message: "extension connected to NATS" });
+}
