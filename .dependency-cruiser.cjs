@@ -10,6 +10,10 @@ const LIBRARIES = "^packages/[^/]+/";
 const TESTS = "(^|/)test/|\\.test\\.ts$";
 /** A package's integration-test folder. */
 const TEST_FOLDER = "^(examples|bench)/test/|^(apps|packages)/[a-z-]+/test/";
+/** The light subpaths of @crumbs/schemas (package.json `exports`), and the light modules they use. */
+const LIGHT_SCHEMAS =
+  "^packages/schemas/src/contract/(browser-action-schema|action-result-schema|task-cancel-schema|seed-page-hints|" +
+  "reference-event|sse-parser|nats-names|zod-mini|api-errors|errors)\\.ts$";
 /** Every workspace package, captured so a rule can compare the importer's package with the target's. */
 const PACKAGE = "^(examples|bench|apps/[^/]+|packages/[^/]+)/";
 
@@ -85,6 +89,101 @@ module.exports = {
         ],
       },
     },
+    // The extension's folders (apps/extension/README.md, "Folders and their dependency rule").
+    {
+      name: "extension-bundles-stay-apart",
+      severity: "error",
+      comment:
+        "background/ (the worker), content/ (the page), sidepanel/ and options/ are four bundles in four " +
+        "realms: they talk through messages and storage, whose shapes are in shared/, never by importing each other.",
+      from: { path: "^apps/extension/src/(background|content|sidepanel|options)/" },
+      to: { path: "^apps/extension/src/(background|content|sidepanel|options)/", pathNot: "^apps/extension/src/$1/" },
+    },
+    {
+      name: "extension-shared-is-the-protocol",
+      severity: "error",
+      comment:
+        "shared/ holds what the bundles exchange (commands, messages, errors, stored state); it imports no " +
+        "bundle, only the pure snapshot/ and risk/ whose shapes the messages carry.",
+      from: { path: "^apps/extension/src/shared/" },
+      to: { path: "^apps/extension/src/", pathNot: "^apps/extension/src/(shared|snapshot|risk)/" },
+    },
+    {
+      name: "extension-engines-are-pure",
+      severity: "error",
+      comment:
+        "snapshot/ (tree to text, budget, frames) and risk/ (risk, sites, allowlist) are pure functions of " +
+        "their input: each imports nothing of the extension outside itself, and no NATS (eslint keeps chrome and the DOM out).",
+      from: { path: "^apps/extension/src/(snapshot|risk)/" },
+      to: { path: ["^apps/extension/src/", "node_modules/nats"], pathNot: "^apps/extension/src/$1/" },
+    },
+    {
+      name: "extension-dom-below-verbs",
+      severity: "error",
+      comment:
+        "content/dom/ is what every verb and the guard build on (walker, roles and names, states, actionability, " +
+        "selectors, refs, input events): it never imports a verb or the content script's dispatcher.",
+      from: { path: "^apps/extension/src/content/dom/" },
+      to: { path: "^apps/extension/src/content/", pathNot: "^apps/extension/src/content/dom/" },
+    },
+    {
+      name: "extension-one-verb-per-file",
+      severity: "error",
+      comment:
+        "Each verb in content/actions/ stands alone: it imports the registry, the shared params and dom/, never " +
+        "another verb (only index.ts lists them all).",
+      from: { path: "^apps/extension/src/content/actions/", pathNot: ["/index\\.ts$", "\\.test\\.ts$"] },
+      to: { path: "^apps/extension/src/content/actions/", pathNot: "/(registry|params)\\.ts$" },
+    },
+    {
+      name: "extension-commands-know-no-bus",
+      severity: "error",
+      comment:
+        "background/commands/ runs one command in a tab (frames, tabs, snapshot stitching) for whoever calls " +
+        "execute(): it knows nothing of NATS, tasks or the page context.",
+      from: { path: "^apps/extension/src/background/commands/" },
+      to: { path: "^apps/extension/src/background/", pathNot: "^apps/extension/src/background/commands/" },
+    },
+    {
+      name: "extension-nats-only-carries",
+      severity: "error",
+      comment:
+        "background/nats/ connects, renews credentials and stores what arrives in the inbox; running it is " +
+        "tasks/, so nats/ imports neither tasks/ nor commands/ nor context/.",
+      from: { path: "^apps/extension/src/background/nats/" },
+      to: { path: "^apps/extension/src/background/(tasks|commands|context)/" },
+    },
+    {
+      name: "extension-zod-through-zod-mini",
+      severity: "error",
+      comment:
+        "The extension's bundles take zod as @crumbs/schemas/zod-mini (zod/mini with English messages), never " +
+        "the zod package itself: `import { z } from \"zod\"` pulls classic zod with every locale (BENCHMARKS.md).",
+      from: { path: "^apps/extension/src/" },
+      to: { path: "node_modules/zod/" },
+    },
+    {
+      name: "extension-takes-light-schemas",
+      severity: "error",
+      comment:
+        "The extension imports @crumbs/schemas only through its light subpaths (browser-action, action-result, " +
+        "task-cancel, seed-page-hints, reference-event, sse, nats-names, zod-mini, api-errors); the index pulls " +
+        "the engines (handlebars, JSONPath, RE2) and classic zod. Its tests may use the index.",
+      from: { path: "^apps/extension/src/", pathNot: TESTS },
+      to: { path: "^packages/schemas/", pathNot: LIGHT_SCHEMAS },
+    },
+    {
+      name: "light-schemas-stay-light",
+      severity: "error",
+      comment:
+        "The light subpaths of @crumbs/schemas import only each other, zod/mini and its English locale (types " +
+        "aside, which no bundle keeps), so a browser bundle that takes one takes nothing heavy with it.",
+      from: { path: LIGHT_SCHEMAS },
+      to: {
+        dependencyTypesNot: ["type-only"],
+        pathNot: [LIGHT_SCHEMAS, "node_modules/zod/(mini/|v4/locales/en\\.)"],
+      },
+    },
     {
       name: "test-support-only-from-tests",
       severity: "error",
@@ -95,7 +194,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "(^|/)(node_modules|dist|results)/|/test/reporter-fixtures/" },
+    exclude: { path: "(^|/)(dist|results)/|/test/reporter-fixtures/" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.base.json" },
     enhancedResolveOptions: {

@@ -29,4 +29,17 @@ export default tseslint.config(
     files: ["apps/extension/src/**/*.ts"],
     languageOptions: { globals: { ...globals.browser, chrome: "readonly" } },
   },
+  {
+    // The extension's pure engines (apps/extension/README.md, "Folders and their dependency rule"): no
+    // extension API, no DOM, no network, so they run and are tested anywhere. Imports are checked by
+    // .dependency-cruiser.cjs; globals here.
+    files: ["apps/extension/src/{snapshot,risk}/**/*.ts"],
+    rules: {
+      "no-restricted-globals": [
+        "error",
+        ...["chrome", "document", "window", "location", "navigator", "fetch", "XMLHttpRequest", "WebSocket"],
+        ...["getComputedStyle", "localStorage", "sessionStorage", "performance", "requestAnimationFrame"],
+      ],
+    },
+  },
 );

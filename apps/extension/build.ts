@@ -20,17 +20,19 @@ const common: BuildOptions = {
   minify: true,
 };
 
+/** The four bundles: entry point, output file and format of each. */
+export const BUNDLES = {
+  // nats.ws carries a Node fallback (`require("crypto")`) behind a typeof check that a worker never takes.
+  background: { ...common, entryPoints: [join(here, "src/background/index.ts")], outfile: join(dist, "background.js"), format: "esm", external: ["crypto"] },
+  content: { ...common, entryPoints: [join(here, "src/content/index.ts")], outfile: join(dist, "content.js"), format: "iife" },
+  sidepanel: { ...common, entryPoints: [join(here, "src/sidepanel/index.ts")], outfile: join(dist, "sidepanel.js"), format: "iife" },
+  options: { ...common, entryPoints: [join(here, "src/options/index.ts")], outfile: join(dist, "options.js"), format: "iife" },
+} satisfies Record<string, BuildOptions>;
+
 export async function buildExtension(): Promise<void> {
   const started = Date.now();
   await mkdir(dist, { recursive: true });
-  await Promise.all([
-    // nats.ws carries a Node fallback (`require("crypto")`) behind a typeof check that a worker never takes.
-    build({ ...common, entryPoints: [join(here, "src/background/index.ts")], outfile: join(dist, "background.js"), format: "esm", external: ["crypto"] }),
-    build({ ...common, entryPoints: [join(here, "src/content/index.ts")], outfile: join(dist, "content.js"), format: "iife" }),
-    build({ ...common, entryPoints: [join(here, "src/sidepanel/index.ts")], outfile: join(dist, "sidepanel.js"), format: "iife" }),
-    build({ ...common, entryPoints: [join(here, "src/options/index.ts")], outfile: join(dist, "options.js"), format: "iife" }),
-    cp(join(here, "static"), dist, { recursive: true }),
-  ]);
+  await Promise.all([...Object.values(BUNDLES).map((opts) => build(opts)), cp(join(here, "static"), dist, { recursive: true })]);
   console.log(`extension built into ${dist} in ${Date.now() - started} ms`);
 }
 

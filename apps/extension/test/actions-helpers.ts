@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import type { Page } from "playwright-core";
-import type { ExecuteResult } from "../src/background/command.ts";
+import type { ExecuteResult } from "../src/shared/command.ts";
 import type { Harness } from "./harness.ts";
 
 // Small helpers shared by the actions-*.test.ts files.

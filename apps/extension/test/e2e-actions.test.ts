@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waitFor } from "@crumbs/testkit";
 import { act, refIn, resultsFor, sendAction, waitResult } from "./e2e/actions.ts";
-import { startE2E, type E2E } from "./e2e/stack.ts";
+import { startE2E, waitNatsConnected, type E2E } from "./e2e/stack.ts";
 
 // The action loop over nats.ws: actions addressed to this extension run once and report a
 // browser.action.result.v1; the allowlist, the tab restriction and confirmations hold; actions
@@ -11,10 +10,7 @@ let e: E2E;
 beforeAll(async () => {
   e = await startE2E();
   await e.configure({ allowlist: ["127.0.0.1"] });
-  await waitFor(async () => ((await e.storage<{ nats?: { state: string } }>("crumbs.status"))?.nats?.state === "connected"), {
-    timeout: 15_000,
-    message: "extension connected to NATS",
-  });
+  await waitNatsConnected(e, 15_000);
 });
 afterAll(async () => {
   await e?.close();

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waitFor } from "@crumbs/testkit";
 import { act, resultsFor } from "./e2e/actions.ts";
-import { startE2E, type E2E } from "./e2e/stack.ts";
+import { startE2E, waitNatsConnected, type E2E } from "./e2e/stack.ts";
 
 // The extension against a locked NATS (as docker compose ships it): it cannot connect without
 // credentials, so it asks the API for its owner's extension credentials and runs its durable
@@ -11,10 +10,7 @@ let e: E2E;
 beforeAll(async () => {
   e = await startE2E({ locked: true });
   await e.configure({ allowlist: ["127.0.0.1"] });
-  await waitFor(async () => (await e.storage<{ nats?: { state: string } }>("crumbs.status"))?.nats?.state === "connected", {
-    timeout: 20_000,
-    message: "extension connected to the locked NATS",
-  });
+  await waitNatsConnected(e, 20_000);
 });
 afterAll(async () => {
   await e?.close();

@@ -6,7 +6,7 @@ import { connect } from "nats";
 import type { BrowserContext, Worker } from "playwright-core";
 import { createTestDatabase, freePort, launchChromium, waitFor, type ChromiumWithExtension, type TestDatabase } from "@crumbs/testkit";
 import { startStack, type RunningStack } from "@crumbs/cli";
-import { createApi, type CrumbsApi } from "../src/background/bus/api-client.ts";
+import { createApi, type CrumbsApi } from "../src/shared/api-client.ts";
 import { startFixtureServer, type FixtureServer } from "./fixture-server.ts";
 import { distDir, ensureBuilt } from "./harness.ts";
 import { act, resultsFor, sendAction } from "./e2e/actions.ts";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect } from "nats";
 import type { Page } from "playwright-core";
-import { CrumbsApiError } from "../src/background/bus/api-client.ts";
+import { ApiResponseError } from "@crumbs/schemas/api-errors";
 import { act, refInPrompt, resultsFor, sendAction, waitResult } from "./e2e/actions.ts";
 import { actionEvent, agentAnswer, chat, openForAgent, startControlled } from "./e2e/control.ts";
 import type { E2E } from "./e2e/stack.ts";
@@ -131,7 +131,7 @@ describe("only the bus commands the browser", () => {
         context: { action: "open", params: { url: "file:///etc/passwd" }, target_extension: e.extensionId, request_id: "file-1" },
       })
       .catch((err: unknown) => err);
-    expect(write).toBeInstanceOf(CrumbsApiError);
+    expect(write).toBeInstanceOf(ApiResponseError);
     expect(write).toMatchObject({ status: 422, code: "schema_validation_failed" });
     expect((write as Error).message).toMatch(/only http and https/);
 

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { launchChromium } from "@crumbs/testkit";
 import type { BrowserContext, Page, Worker } from "playwright-core";
-import type { ExecuteResult } from "../src/background/command.ts";
+import type { ExecuteResult } from "../src/shared/command.ts";
 import { startFixtureServer, type FixtureServer } from "./fixture-server.ts";
 import { generatedPage } from "./generated-pages.ts";
 

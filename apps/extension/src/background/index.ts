@@ -1,6 +1,6 @@
-import type { ExecuteResult } from "./command.ts";
-import { execute } from "./execute.ts";
-import { startBus, type Bus } from "./bus/index.ts";
+import type { ExecuteResult } from "../shared/command.ts";
+import { execute } from "./commands/execute.ts";
+import { startBus, type Bus } from "./bus.ts";
 
 declare global {
   var crumbs: { execute(command: unknown): Promise<ExecuteResult> };

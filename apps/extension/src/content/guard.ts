@@ -1,14 +1,13 @@
-import { hostMatches } from "../background/bus/policy.ts";
+import { hostMatches, hostOf } from "../risk/allowlist.ts";
 import { assessRisk, needsConfirmation, type Assessment, type TargetDescription } from "../risk/risk.ts";
 import { siteOf } from "../risk/site.ts";
-import { ActionError, NeedsConfirmation } from "./action-error.ts";
-import { deepActiveElement } from "./actions/deep-dom.ts";
-import { nameOf, roleOf } from "./actions/element-role.ts";
-import { resolveTarget } from "./actions/resolve-target.ts";
-import type { RoleSelector } from "./actions/params.ts";
-import type { Guard } from "./guard-schema.ts";
+import { ActionError, NeedsConfirmation } from "../shared/action-error.ts";
+import { deepActiveElement } from "./dom/deep-dom.ts";
+import { nameOf, roleOf } from "./dom/role-utils.ts";
+import { resolveTarget, type RoleSelector } from "./dom/resolve-target.ts";
+import type { Guard } from "../shared/guard.ts";
 import { highlight } from "./highlight.ts";
-import { isSecretField } from "./redaction.ts";
+import { isSecretField } from "./dom/redaction.ts";
 
 // The last check before an agent's write action touches the page, run in the frame it acts on at
 // the moment it runs: the frame's own origin against the allowlist (or the task's sites), secret
@@ -25,14 +24,7 @@ export function isGuarded(action: string): boolean {
 
 /** Throws blocked_by_policy when this frame is not one the agent may write to. */
 export function checkFrame(action: string, url: string, guard: Guard): void {
-  const host = (() => {
-    try {
-      const u = new URL(url);
-      return u.protocol === "http:" || u.protocol === "https:" ? u.hostname : undefined;
-    } catch {
-      return undefined;
-    }
-  })();
+  const host = hostOf(url);
   if (guard.allowlist) {
     if (host && guard.allowlist.some((p) => hostMatches(p, host))) return;
     throw new ActionError(

@@ -1,11 +1,11 @@
-import { ActionError, NeedsConfirmation, isActionError } from "./action-error.ts";
-import { getAction, registeredActions } from "./action-registry.ts";
+import { ActionError, NeedsConfirmation, isActionError } from "../shared/action-error.ts";
+import { getAction, registeredActions } from "./actions/registry.ts";
 import "./actions/index.ts";
-import { listenForProbes } from "./frames.ts";
-import { contentRequestSchema, type ContentResponse } from "./messages.ts";
+import { listenForProbes } from "./dom/frames.ts";
+import { contentRequestSchema, type ContentResponse } from "../shared/content-messages.ts";
 import { isGuarded, runGuard } from "./guard.ts";
 import { clearHighlight } from "./highlight.ts";
-import { takeSnapshot } from "./snapshot-handler.ts";
+import { takeSnapshot } from "./snapshot.ts";
 
 declare global {
   var __crumbsContent: { docId: string } | undefined;

@@ -1,8 +1,8 @@
-import { configSchema } from "../background/bus/config.ts";
-import { GRANTS_KEY, grants } from "../background/bus/control.ts";
+import { configSchema } from "../shared/state/config.ts";
+import { GRANTS_KEY, grants } from "../shared/state/control.ts";
 import { RISK_KIND_LABELS, type RiskKind } from "../risk/risk.ts";
-import { askWorker } from "../background/bus/messages.ts";
-import { STATUS_KEY, busStatus } from "../background/bus/status.ts";
+import { askWorker } from "../shared/panel-messages.ts";
+import { STATUS_KEY, busStatus } from "../shared/state/status.ts";
 
 // The options page: the connection settings in chrome.storage.local under the keys docs/extension.md
 // gives them ("Settings": apiUrl, token, natsWsUrl, allowlist), validated before they are saved, and a

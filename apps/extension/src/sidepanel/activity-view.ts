@@ -1,4 +1,4 @@
-import type { ActivityEntry } from "../background/bus/activity.ts";
+import type { ActivityEntry } from "../shared/state/activity.ts";
 import { el, timeOf } from "./dom.ts";
 
 export function renderActivity(root: HTMLElement, entries: ActivityEntry[]): void {

@@ -1,7 +1,7 @@
-import { z } from "zod";
-import { askWorker } from "../background/bus/messages.ts";
-import { createApi, type Breadcrumb } from "../background/bus/api-client.ts";
-import type { Config } from "../background/bus/config.ts";
+import * as z from "@crumbs/schemas/zod-mini";
+import { askWorker } from "../shared/panel-messages.ts";
+import { createApi, type Breadcrumb } from "../shared/api-client.ts";
+import type { Config } from "../shared/state/config.ts";
 import { el } from "./dom.ts";
 import { followSse } from "./sse.ts";
 

@@ -1,5 +1,5 @@
-import type { InboxEntry } from "../background/bus/inbox.ts";
-import { askWorker } from "../background/bus/messages.ts";
+import type { InboxEntry } from "../shared/state/inbox.ts";
+import { askWorker } from "../shared/panel-messages.ts";
 import { el, timeOf } from "./dom.ts";
 
 // Pending confirmations: high-risk actions wait here. Each says in words what will happen (the

@@ -1,9 +1,9 @@
-import { z } from "zod";
-import { ACTIVITY_KEY, activityLog } from "../background/bus/activity.ts";
-import { readConfig } from "../background/bus/config.ts";
-import { TASKS_KEY, tasks } from "../background/bus/control.ts";
-import { INBOX_KEY, inbox } from "../background/bus/inbox.ts";
-import { STATUS_KEY, busStatus } from "../background/bus/status.ts";
+import * as z from "@crumbs/schemas/zod-mini";
+import { ACTIVITY_KEY, activityLog } from "../shared/state/activity.ts";
+import { readConfig } from "../shared/state/config.ts";
+import { TASKS_KEY, tasks } from "../shared/state/control.ts";
+import { INBOX_KEY, inbox } from "../shared/state/inbox.ts";
+import { STATUS_KEY, busStatus } from "../shared/state/status.ts";
 import { renderActivity } from "./activity-view.ts";
 import { ChatView, chatSession } from "./chat.ts";
 import { renderConfirmations } from "./confirm-view.ts";
@@ -46,7 +46,7 @@ async function startChat(renew = false): Promise<void> {
 
 form.addEventListener("submit", (ev) => {
   ev.preventDefault();
-  const content = z.string().trim().min(1).safeParse(input.value);
+  const content = z.string().check(z.trim(), z.minLength(1)).safeParse(input.value);
   if (!content.success) return;
   input.disabled = true;
   void chat.send(content.data, session).then((problem) => {

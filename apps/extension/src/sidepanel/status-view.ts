@@ -1,4 +1,4 @@
-import type { BusStatus } from "../background/bus/status.ts";
+import type { BusStatus } from "../shared/state/status.ts";
 import { el } from "./dom.ts";
 
 const LABEL: Record<string, string> = {

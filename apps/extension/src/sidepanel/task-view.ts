@@ -1,6 +1,6 @@
-import type { TaskView } from "../background/bus/control.ts";
-import type { InboxEntry } from "../background/bus/inbox.ts";
-import { askWorker } from "../background/bus/messages.ts";
+import type { TaskView } from "../shared/state/control.ts";
+import type { InboxEntry } from "../shared/state/inbox.ts";
+import { askWorker } from "../shared/panel-messages.ts";
 import { el } from "./dom.ts";
 
 // The running task of each session: agent, step n of its maximum, last action, and Stop. A task

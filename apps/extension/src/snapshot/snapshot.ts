@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 import { applyBudget, DEFAULT_MAX_TOKENS, filterViewport, noteLine } from "./budget.ts";
 import { buildDisplay, countRefs, displayToTree, renderDisplay } from "./render.ts";
 import { estimateTokens } from "./tokens.ts";
@@ -6,11 +6,11 @@ import type { VirtualNode } from "./virtual-node.ts";
 
 /** Snapshot options as commands give them (snake_case, like every bus payload). */
 export const snapshotOptionsSchema = z.object({
-  viewport_only: z.boolean().default(false),
-  max_tokens: z.number().int().min(200).max(200_000).default(DEFAULT_MAX_TOKENS),
-  root_ref: z.string().min(1).optional(),
-  include_boxes: z.boolean().default(false),
-  format: z.enum(["text", "json"]).default("text"),
+  viewport_only: z._default(z.boolean(), false),
+  max_tokens: z._default(z.number().check(z.int(), z.gte(200), z.lte(200_000)), DEFAULT_MAX_TOKENS),
+  root_ref: z.optional(z.string().check(z.minLength(1))),
+  include_boxes: z._default(z.boolean(), false),
+  format: z._default(z.enum(["text", "json"]), "text"),
 });
 export type SnapshotOptions = z.infer<typeof snapshotOptionsSchema>;
 export type SnapshotOptionsInput = z.input<typeof snapshotOptionsSchema>;

@@ -1,19 +1,19 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 
 /** Layout box in CSS pixels, relative to the frame's viewport. */
 export const boxSchema = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
 
 export const statesSchema = z.object({
-  checked: z.union([z.boolean(), z.literal("mixed")]).optional(),
-  disabled: z.boolean().optional(),
-  expanded: z.boolean().optional(),
-  selected: z.boolean().optional(),
-  pressed: z.union([z.boolean(), z.literal("mixed")]).optional(),
-  level: z.number().int().optional(),
-  required: z.boolean().optional(),
-  covered: z.boolean().optional(),
+  checked: z.optional(z.union([z.boolean(), z.literal("mixed")])),
+  disabled: z.optional(z.boolean()),
+  expanded: z.optional(z.boolean()),
+  selected: z.optional(z.boolean()),
+  pressed: z.optional(z.union([z.boolean(), z.literal("mixed")])),
+  level: z.optional(z.number().check(z.int())),
+  required: z.optional(z.boolean()),
+  covered: z.optional(z.boolean()),
   /** A password, one-time-code or payment field: its value is never shown and agents may not type into it. */
-  secret: z.boolean().optional(),
+  secret: z.optional(z.boolean()),
 });
 
 /**
@@ -23,7 +23,7 @@ export const statesSchema = z.object({
  */
 export const framePlaceholderSchema = z.object({
   token: z.string(),
-  src: z.string().optional(),
+  src: z.optional(z.string()),
 });
 
 /**
@@ -33,22 +33,22 @@ export const framePlaceholderSchema = z.object({
 export const virtualNodeSchema = z.object({
   /** ARIA role, or "text" for a text run, "generic" for a role-less container, "iframe" for a frame. */
   role: z.string(),
-  name: z.string().optional(),
-  ref: z.string().optional(),
-  tag: z.string().optional(),
+  name: z.optional(z.string()),
+  ref: z.optional(z.string()),
+  tag: z.optional(z.string()),
   /** Text of a "text" node. */
-  text: z.string().optional(),
-  value: z.string().optional(),
-  href: z.string().optional(),
-  states: statesSchema.optional(),
-  box: boxSchema.optional(),
+  text: z.optional(z.string()),
+  value: z.optional(z.string()),
+  href: z.optional(z.string()),
+  states: z.optional(statesSchema),
+  box: z.optional(boxSchema),
   /** Distance in px from the viewport (0 = intersects it); drives the budget's priorities. */
-  vp: z.number().optional(),
-  frame: framePlaceholderSchema.optional(),
+  vp: z.optional(z.number()),
+  frame: z.optional(framePlaceholderSchema),
   /** Set by the budget when repeated children were cut: how many there were and how many are kept. */
-  summary: z.object({ total: z.number().int(), shown: z.number().int() }).optional(),
+  summary: z.optional(z.object({ total: z.number().check(z.int()), shown: z.number().check(z.int()) })),
   get children() {
-    return z.array(virtualNodeSchema).optional();
+    return z.optional(z.array(virtualNodeSchema));
   },
 });
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { waitFor, type RecordedRequest } from "@crumbs/testkit";
-import type { Breadcrumb } from "../../src/background/bus/api-client.ts";
+import type { Breadcrumb } from "../../src/shared/api-client.ts";
 import type { E2E } from "./stack.ts";
 
 // Helpers for tests that talk to the extension over the bus the way an agent does: write a

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "playwright-core";
 import { waitFor } from "@crumbs/testkit";
-import type { Breadcrumb } from "../../src/background/bus/api-client.ts";
+import type { Breadcrumb } from "../../src/shared/api-client.ts";
 import { startE2E, waitForContext, type E2E } from "./stack.ts";
 
 // Shared setup of the "user stays in control" tests: the stack with no allowlist (the default

@@ -7,7 +7,7 @@ import { createNatsTrust, loadApiConfig, mintRunnerUser, startApi, type RunningA
 import { silentLogger, startRunner, type Runner } from "@crumbs/runner";
 import { NatsServer, createTestDatabase, launchChromium, waitFor, type TestDatabase } from "@crumbs/testkit";
 import { FakeOpenAI } from "@crumbs/testkit";
-import { createApi, type Breadcrumb, type CrumbsApi } from "../../src/background/bus/api-client.ts";
+import { createApi, type Breadcrumb, type CrumbsApi } from "../../src/shared/api-client.ts";
 import { startFixtureServer, type FixtureServer } from "../fixture-server.ts";
 import { bundleClient } from "../generated-pages.ts";
 import { distDir, ensureBuilt } from "../harness.ts";
@@ -196,4 +196,13 @@ export async function waitForContext(e: E2E, ok: (b: Breadcrumb) => boolean, mes
     const b = await livingContext(e);
     return b && ok(b) ? b : undefined;
   }, { timeout, message });
+}
+
+/** The worker's NATS state as it reports it to the side panel (`crumbs.status` in storage). */
+export async function natsState(e: E2E): Promise<string | undefined> {
+  return (await e.storage<{ nats?: { state: string } } | undefined>("crumbs.status"))?.nats?.state;
+}
+
+export async function waitNatsConnected(e: E2E, timeout: number): Promise<void> {
+  await waitFor(async () => (await natsState(e)) === "connected", { timeout, message: "extension connected to NATS" });
 }

@@ -44,7 +44,8 @@ export function browserTools(allowed: readonly string[] | undefined): ChatTool[]
     type: "function" as const,
     function: {
       name: toolNameFor(action),
-      description: `${actionParamsSchemas[action].description ?? `Run "${action}"`} in the user's browser. Refs (e3) come from the page snapshot.`,
+      // The contract writes these schemas with zod/mini, which keeps descriptions in the global registry only.
+      description: `${z.globalRegistry.get(actionParamsSchemas[action])?.description ?? `Run "${action}"`} in the user's browser. Refs (e3) come from the page snapshot.`,
       parameters: parametersFor(action),
     },
   }));

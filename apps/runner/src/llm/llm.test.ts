@@ -35,6 +35,8 @@ describe("browser tools", () => {
     const click = tools.find((t) => t.function.name === "browser_click")!;
     expect(click.function.parameters).toMatchObject({ type: "object" });
     expect(JSON.stringify(click.function.parameters)).toContain("ref");
+    // The action's own description, not the fallback: the model reads what each tool does.
+    expect(click.function.description).toMatch(/^Click an element in the user's browser/);
     expect(tools.length).toBeGreaterThanOrEqual(20);
     expect(browserTools(["browser_click"]).map((t) => t.function.name)).toEqual(["browser_click"]);
     expect(browserTools(undefined)).toEqual([]);

@@ -1,4 +1,6 @@
-import { z } from "zod";
+import * as z from "./zod-mini.ts";
+
+// browser.action.result.v1, written with zod/mini (./zod-mini.ts): the extension bundles it.
 
 export const ACTION_ERROR_CODES = [
   "stale_ref",
@@ -20,15 +22,17 @@ export const observationSchema = z.looseObject({
   url_changed: z.boolean(),
 });
 
+const id = z.string().check(z.minLength(1), z.maxLength(200));
+
 export const actionResultContextSchema = z
   .looseObject({
-    request_id: z.string().min(1).max(200),
-    action_id: z.string().min(1).max(200).describe("Id of the browser.action.v1 breadcrumb"),
+    request_id: id,
+    action_id: id.check(z.describe("Id of the browser.action.v1 breadcrumb")),
     status: z.enum(["ok", "error"]),
-    code: actionErrorCodeSchema.optional(),
-    message: z.string().max(10_000).optional(),
-    data: z.unknown().optional(),
+    code: z.optional(actionErrorCodeSchema),
+    message: z.optional(z.string().check(z.maxLength(10_000))),
+    data: z.optional(z.unknown()),
     observation: observationSchema,
   })
-  .refine((r) => r.status === "ok" || r.code !== undefined, { message: "an error result needs a code", path: ["code"] });
+  .check(z.refine((r) => r.status === "ok" || r.code !== undefined, { message: "an error result needs a code", path: ["code"] }));
 export type ActionResultContext = z.infer<typeof actionResultContextSchema>;

@@ -1,7 +1,8 @@
-import { z } from "zod";
+import * as z from "./zod-mini.ts";
 
 // The params of each browser action. The runner turns each schema into the parameters of an LLM
 // tool (`browser_<action>`) with z.toJSONSchema, so every field carries a description for the model.
+// Written with zod/mini (./zod-mini.ts): the extension bundles these schemas.
 
 export const BROWSER_ACTIONS = [
   "snapshot",
@@ -30,115 +31,142 @@ export const BROWSER_ACTIONS = [
 export const browserActionSchema = z.enum(BROWSER_ACTIONS);
 export type BrowserAction = z.infer<typeof browserActionSchema>;
 
-export const refSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9_:-]{1,64}$/)
-  .describe("Element ref from the latest snapshot, e.g. e12 (f1e3 inside an iframe)");
+/** A string of `min`..`max` characters. */
+const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
+/** An integer in `min`..`max`. */
+const integer = (min: number, max?: number) => z.number().check(z.int(), z.gte(min), ...(max === undefined ? [] : [z.lte(max)]));
+/** What the model reads about a field or an action (the tool's JSON Schema `description`). */
+const described = <T extends z.ZodMiniType>(schema: T, description: string): T => schema.check(z.describe(description));
+
+export const refSchema = described(
+  z.string().check(z.regex(/^[A-Za-z0-9_:-]{1,64}$/)),
+  "Element ref from the latest snapshot, e.g. e12 (f1e3 inside an iframe)",
+);
 
 export const roleSelectorSchema = z.union([
-  z
-    .strictObject({
-      role: z.string().min(1).max(64).describe("ARIA role, e.g. button, link, textbox, checkbox"),
-      name: z.string().max(500).optional().describe("Accessible name (substring, case-insensitive unless exact)"),
-      exact: z.boolean().optional().describe("Match the accessible name exactly"),
-      nth: z.number().int().min(0).optional().describe("0-based index among the matches"),
-    })
-    .describe("Element by role and accessible name"),
-  z.strictObject({ text: z.string().min(1).max(500).describe("Visible text of the element") }).describe("Element by visible text"),
-  z.strictObject({ css: z.string().min(1).max(1000).describe("CSS selector (last resort)") }).describe("Element by CSS"),
+  described(
+    z.strictObject({
+      role: described(text(1, 64), "ARIA role, e.g. button, link, textbox, checkbox"),
+      name: described(z.optional(z.string().check(z.maxLength(500))), "Accessible name (substring, case-insensitive unless exact)"),
+      exact: described(z.optional(z.boolean()), "Match the accessible name exactly"),
+      nth: described(z.optional(integer(0)), "0-based index among the matches"),
+    }),
+    "Element by role and accessible name",
+  ),
+  described(z.strictObject({ text: described(text(1, 500), "Visible text of the element") }), "Element by visible text"),
+  described(z.strictObject({ css: described(text(1, 1000), "CSS selector (last resort)") }), "Element by CSS"),
 ]);
 export type RoleSelector = z.infer<typeof roleSelectorSchema>;
 
 const target = {
-  ref: refSchema.optional(),
-  selector: roleSelectorSchema.optional().describe("Used when there is no ref: a role, text or css selector"),
+  ref: z.optional(refSchema),
+  selector: described(z.optional(roleSelectorSchema), "Used when there is no ref: a role, text or css selector"),
 };
 const needsTarget = (p: { ref?: string | undefined; selector?: unknown }) => p.ref !== undefined || p.selector !== undefined;
 const targetMessage = { message: "give ref (from the latest snapshot) or selector" };
 
-const elementAction = (description: string) => z.object(target).refine(needsTarget, targetMessage).describe(description);
+const elementAction = (description: string) => described(z.object(target).check(z.refine(needsTarget, targetMessage)), description);
 
-export const snapshotParamsSchema = z
-  .object({
-    viewport_only: z.boolean().optional().describe("Only what is in or near the viewport"),
-    max_tokens: z.number().int().min(100).max(50_000).optional().describe("Budget for the snapshot text (default 4000)"),
-    root_ref: refSchema.optional().describe("Snapshot only the subtree of this element"),
-    include_boxes: z.boolean().optional().describe("Add element bounding boxes"),
-  })
-  .describe("Take a text snapshot of the page; refs in it address elements in later actions");
+export const snapshotParamsSchema = described(
+  z.object({
+    viewport_only: described(z.optional(z.boolean()), "Only what is in or near the viewport"),
+    max_tokens: described(z.optional(integer(100, 50_000)), "Budget for the snapshot text (default 4000)"),
+    root_ref: described(z.optional(refSchema), "Snapshot only the subtree of this element"),
+    include_boxes: described(z.optional(z.boolean()), "Add element bounding boxes"),
+  }),
+  "Take a text snapshot of the page; refs in it address elements in later actions",
+);
 
-export const fillParamsSchema = z
-  .object({ ...target, value: z.string().max(100_000).describe("Text that replaces the field's value") })
-  .refine(needsTarget, targetMessage)
-  .describe("Replace the value of an input, textarea or contenteditable");
+export const fillParamsSchema = described(
+  z
+    .object({ ...target, value: described(z.string().check(z.maxLength(100_000)), "Text that replaces the field's value") })
+    .check(z.refine(needsTarget, targetMessage)),
+  "Replace the value of an input, textarea or contenteditable",
+);
 
-export const typeParamsSchema = z
-  .object({
-    ...target,
-    value: z.string().max(100_000).describe("Text typed key by key at the cursor"),
-    delay: z.number().int().min(0).max(1000).optional().describe("Milliseconds between keys"),
-  })
-  .refine(needsTarget, targetMessage)
-  .describe("Type text into an element as keystrokes");
+export const typeParamsSchema = described(
+  z
+    .object({
+      ...target,
+      value: described(z.string().check(z.maxLength(100_000)), "Text typed key by key at the cursor"),
+      delay: described(z.optional(integer(0, 1000)), "Milliseconds between keys"),
+    })
+    .check(z.refine(needsTarget, targetMessage)),
+  "Type text into an element as keystrokes",
+);
 
-export const pressParamsSchema = z
-  .object({
-    ...target,
-    key: z.string().min(1).max(64).describe("Key or chord, e.g. Enter, Tab, Escape, Control+a"),
-  })
-  .describe("Press a key on the element, or on the focused element when no target is given");
+export const pressParamsSchema = described(
+  z.object({ ...target, key: described(text(1, 64), "Key or chord, e.g. Enter, Tab, Escape, Control+a") }),
+  "Press a key on the element, or on the focused element when no target is given",
+);
 
-export const selectParamsSchema = z
-  .object({ ...target, value: z.string().max(1000).describe("Option value or visible label to select") })
-  .refine(needsTarget, targetMessage)
-  .describe("Select an option in a select element");
+export const selectParamsSchema = described(
+  z
+    .object({ ...target, value: described(z.string().check(z.maxLength(1000)), "Option value or visible label to select") })
+    .check(z.refine(needsTarget, targetMessage)),
+  "Select an option in a select element",
+);
 
-export const scrollParamsSchema = z
-  .object({
-    direction: z.enum(["up", "down", "left", "right"]).optional().describe("Default down"),
-    amount: z.number().int().min(1).max(100_000).optional().describe("Pixels (default: one viewport)"),
-    ref: refSchema.optional().describe("Scroll this element into view (or scroll inside it with direction)"),
+export const scrollParamsSchema = described(
+  z.object({
+    direction: described(z.optional(z.enum(["up", "down", "left", "right"])), "Default down"),
+    amount: described(z.optional(integer(1, 100_000)), "Pixels (default: one viewport)"),
+    ref: described(z.optional(refSchema), "Scroll this element into view (or scroll inside it with direction)"),
     selector: target.selector,
-  })
-  .describe("Scroll the page or an element");
+  }),
+  "Scroll the page or an element",
+);
 
-export const waitForParamsSchema = z
-  .object({
-    until: z
-      .object({
-        url: z.string().min(1).max(2000).optional().describe("Wait until the URL contains this"),
-        selector: roleSelectorSchema.optional().describe("Wait until this element is visible"),
-        text: z.string().min(1).max(500).optional().describe("Wait until this text is visible"),
-        network_idle: z.boolean().optional().describe("Wait until the network is idle"),
-      })
-      .refine((u) => Object.values(u).some((v) => v !== undefined && v !== false), { message: "give one condition" })
-      .describe("What to wait for"),
-    timeout_ms: z.number().int().min(1).max(120_000).optional().describe("Give up after this long (default 10000)"),
-  })
-  .describe("Wait for a URL change, an element, a text or network idle");
+export const waitForParamsSchema = described(
+  z.object({
+    until: described(
+      z
+        .object({
+          url: described(z.optional(text(1, 2000)), "Wait until the URL contains this"),
+          selector: described(z.optional(roleSelectorSchema), "Wait until this element is visible"),
+          text: described(z.optional(text(1, 500)), "Wait until this text is visible"),
+          network_idle: described(z.optional(z.boolean()), "Wait until the network is idle"),
+        })
+        .check(z.refine((u) => Object.values(u).some((v) => v !== undefined && v !== false), { message: "give one condition" })),
+      "What to wait for",
+    ),
+    timeout_ms: described(z.optional(integer(1, 120_000)), "Give up after this long (default 10000)"),
+  }),
+  "Wait for a URL change, an element, a text or network idle",
+);
 
-export const extractParamsSchema = z
-  .object({
+export const extractParamsSchema = described(
+  z.object({
     ...target,
-    fields: z.array(z.string().min(1).max(100)).max(50).optional().describe("Fields to read from each repeated item, e.g. title, price, url"),
-    limit: z.number().int().min(1).max(1000).optional().describe("At most this many items"),
-  })
-  .describe("Extract a repeated collection (list, table, results) as data, optionally scoped to an element");
+    fields: described(
+      z.optional(z.array(text(1, 100)).check(z.maxLength(50))),
+      "Fields to read from each repeated item, e.g. title, price, url",
+    ),
+    limit: described(z.optional(integer(1, 1000)), "At most this many items"),
+  }),
+  "Extract a repeated collection (list, table, results) as data, optionally scoped to an element",
+);
 
-export const getParamsSchema = z
-  .object({
-    ...target,
-    what: z.enum(["text", "value", "attribute", "title", "url", "html"]).describe("What to read"),
-    name: z.string().min(1).max(200).optional().describe("Attribute name when what is attribute"),
-  })
-  .refine((p) => p.what === "title" || p.what === "url" || needsTarget(p), targetMessage)
-  .refine((p) => p.what !== "attribute" || p.name !== undefined, { message: "what: attribute needs name" })
-  .describe("Read text, value, an attribute or html of an element, or the page title or url");
+export const getParamsSchema = described(
+  z
+    .object({
+      ...target,
+      what: described(z.enum(["text", "value", "attribute", "title", "url", "html"]), "What to read"),
+      name: described(z.optional(text(1, 200)), "Attribute name when what is attribute"),
+    })
+    .check(
+      z.refine((p) => p.what === "title" || p.what === "url" || needsTarget(p), targetMessage),
+      z.refine((p) => p.what !== "attribute" || p.name !== undefined, { message: "what: attribute needs name" }),
+    ),
+  "Read text, value, an attribute or html of an element, or the page title or url",
+);
 
-export const isParamsSchema = z
-  .object({ ...target, state: z.enum(["visible", "enabled", "checked", "editable"]).describe("State to test") })
-  .refine(needsTarget, targetMessage)
-  .describe("Test a state of an element");
+export const isParamsSchema = described(
+  z
+    .object({ ...target, state: described(z.enum(["visible", "enabled", "checked", "editable"]), "State to test") })
+    .check(z.refine(needsTarget, targetMessage)),
+  "Test a state of an element",
+);
 
 /** A bare host with an optional path ("example.com/docs"): what people type; it means https. */
 const BARE_HOST = /^[\w-]+(\.[\w-]+)+(:\d+)?(\/.*)?$/;
@@ -156,13 +184,11 @@ export function isWebUrl(raw: string): boolean {
   }
 }
 
-const urlString = z
-  .string()
-  .min(1)
-  .max(8000)
-  .refine(isWebUrl, { message: "only http and https URLs can be opened" })
-  .describe("Absolute http(s) URL, e.g. https://example.com");
-const tabId = z.number().int().min(0).describe("Tab id from tab_list");
+const urlString = described(
+  text(1, 8000).check(z.refine(isWebUrl, { message: "only http and https URLs can be opened" })),
+  "Absolute http(s) URL, e.g. https://example.com",
+);
+const tabId = described(integer(0), "Tab id from tab_list");
 
 export const actionParamsSchemas = {
   snapshot: snapshotParamsSchema,
@@ -182,14 +208,15 @@ export const actionParamsSchemas = {
   extract: extractParamsSchema,
   get: getParamsSchema,
   is: isParamsSchema,
-  open: z.object({ url: urlString }).describe("Navigate the tab to a URL"),
-  tab_new: z
-    .object({ url: urlString.optional(), active: z.boolean().optional().describe("Switch to it (default true)") })
-    .describe("Open a new tab"),
-  tab_list: z.object({}).describe("List the tabs the agent may control"),
-  tab_switch: z.object({ tab_id: tabId }).describe("Make a tab the active one"),
-  tab_close: z.object({ tab_id: tabId }).describe("Close a tab"),
-} satisfies Record<BrowserAction, z.ZodObject>;
+  open: described(z.object({ url: urlString }), "Navigate the tab to a URL"),
+  tab_new: described(
+    z.object({ url: z.optional(urlString), active: described(z.optional(z.boolean()), "Switch to it (default true)") }),
+    "Open a new tab",
+  ),
+  tab_list: described(z.object({}), "List the tabs the agent may control"),
+  tab_switch: described(z.object({ tab_id: tabId }), "Make a tab the active one"),
+  tab_close: described(z.object({ tab_id: tabId }), "Close a tab"),
+} satisfies Record<BrowserAction, z.ZodMiniObject>;
 export type ActionParams<A extends BrowserAction> = z.infer<(typeof actionParamsSchemas)[A]>;
 
 export const riskSchema = z.enum(["low", "medium", "high"]);
@@ -197,19 +224,21 @@ export const riskSchema = z.enum(["low", "medium", "high"]);
 export const browserActionContextSchema = z
   .looseObject({
     action: browserActionSchema,
-    params: z.record(z.string(), z.unknown()).default({}),
-    target_extension: z.string().min(1).max(200).describe("Extension id that must run the action"),
-    tab_id: z.number().int().min(0).optional(),
-    request_id: z.string().min(1).max(200),
-    reply_to: z.string().max(200).optional(),
-    risk: riskSchema.optional(),
+    params: z._default(z.record(z.string(), z.unknown()), {}),
+    target_extension: described(text(1, 200), "Extension id that must run the action"),
+    tab_id: z.optional(integer(0)),
+    request_id: text(1, 200),
+    reply_to: z.optional(z.string().check(z.maxLength(200))),
+    risk: z.optional(riskSchema),
   })
-  .superRefine((ctx, issues) => {
-    const schema = actionParamsSchemas[ctx.action];
-    const parsed = schema.safeParse(ctx.params);
-    if (parsed.success) return;
-    for (const issue of parsed.error.issues) {
-      issues.addIssue({ code: "custom", message: issue.message, path: ["params", ...issue.path] });
-    }
-  });
+  .check(
+    z.superRefine((ctx, issues) => {
+      const schema = actionParamsSchemas[ctx.action];
+      const parsed = schema.safeParse(ctx.params);
+      if (parsed.success) return;
+      for (const issue of parsed.error.issues) {
+        issues.addIssue({ code: "custom", message: issue.message, path: ["params", ...issue.path] });
+      }
+    }),
+  );
 export type BrowserActionContext = z.infer<typeof browserActionContextSchema>;

@@ -1,4 +1,5 @@
 import type { ZodType } from "zod";
+import type { ZodMiniType } from "zod/mini";
 import { actionResultContextSchema } from "./action-result-schema.ts";
 import { agentDefContextSchema, agentResponseContextSchema, chatMessageContextSchema, schemaDefContextSchema } from "./agent-schemas.ts";
 import { browserActionContextSchema } from "./browser-action-schema.ts";
@@ -8,7 +9,8 @@ import { validateLlmHints } from "../llm-view/llm-hints-validate.ts";
 import { pageContextSchema } from "./page-context-schema.ts";
 import { TASK_CANCEL_SCHEMA, taskCancelContextSchema } from "./task-cancel-schema.ts";
 
-export const knownContextSchemas: Readonly<Record<string, ZodType>> = {
+/** Classic zod, or zod/mini for the schemas a browser bundles (./zod-mini.ts); both parse alike. */
+export const knownContextSchemas: Readonly<Record<string, ZodType | ZodMiniType>> = {
   "browser.page.context.v1": pageContextSchema,
   "browser.action.v1": browserActionContextSchema,
   "browser.action.result.v1": actionResultContextSchema,

@@ -1,6 +1,6 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 import { SEED_PAGE_CONTEXT_HINTS } from "@crumbs/schemas/seed-page-hints";
-import { execute } from "../execute.ts";
+import { execute } from "../commands/execute.ts";
 import { fingerprint } from "./fingerprint.ts";
 import { interactiveElements } from "./interactive.ts";
 import { pageInfoSchema, readPageInfo } from "./page-info.ts";

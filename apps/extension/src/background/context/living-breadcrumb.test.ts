@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { CrumbsApiError, type Breadcrumb, type CrumbsApi } from "../bus/api-client.ts";
-import type { StoredValue } from "../bus/store.ts";
+import { ApiResponseError } from "@crumbs/schemas/api-errors";
+import type { Breadcrumb, CrumbsApi } from "../../shared/api-client.ts";
+import type { StoredValue } from "../../shared/state/store.ts";
 import { MAX_CONFLICT_RETRIES, writeLiving, type LivingState } from "./living-breadcrumb.ts";
 
 // An in-memory API with the contract's key, If-Match and 412 rules, to test the client logic.
@@ -14,7 +15,7 @@ function fakeApi() {
     async get(id) {
       calls.push(`get ${id}`);
       const b = rows.get(id);
-      if (!b) throw new CrumbsApiError(404, "not_found", "gone");
+      if (!b) throw new ApiResponseError("not_found", "gone", 404);
       return b;
     },
     async list(q) {
@@ -24,7 +25,7 @@ function fakeApi() {
     async create(body) {
       calls.push("create");
       const taken = [...rows.values()].find((b) => b.key === body.key);
-      if (taken) throw new CrumbsApiError(409, "key_conflict", "taken", { id: taken.id, version: taken.version });
+      if (taken) throw new ApiResponseError("key_conflict", "taken", 409, { id: taken.id, version: taken.version });
       const now = new Date().toISOString();
       const b = { id: `00000000-0000-4000-8000-${String(++n).padStart(12, "0")}`, owner: "default", version: 1, created_at: now, updated_at: now, created_by: "t", updated_by: "t", ...body, tags: body.tags ?? [] } as Breadcrumb;
       rows.set(b.id, b);
@@ -33,12 +34,12 @@ function fakeApi() {
     async patch(id, version, body) {
       calls.push(`patch ${version}`);
       const b = rows.get(id);
-      if (!b) throw new CrumbsApiError(404, "not_found", "gone");
+      if (!b) throw new ApiResponseError("not_found", "gone", 404);
       if (conflicts > 0) {
         conflicts--;
         b.version++; // someone else wrote meanwhile
       }
-      if (b.version !== version) throw new CrumbsApiError(412, "version_mismatch", "stale", { current_version: b.version });
+      if (b.version !== version) throw new ApiResponseError("version_mismatch", "stale", 412, { current_version: b.version });
       const next = { ...b, ...body, version: b.version + 1 } as Breadcrumb;
       rows.set(id, next);
       return next;

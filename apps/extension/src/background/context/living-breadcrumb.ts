@@ -1,7 +1,8 @@
-import { z } from "zod";
-import { CrumbsApiError, type CrumbsApi } from "../bus/api-client.ts";
-import { backoffDelay, type BackoffOptions } from "../bus/backoff.ts";
-import type { StoredValue } from "../bus/store.ts";
+import * as z from "@crumbs/schemas/zod-mini";
+import { ApiResponseError } from "@crumbs/schemas/api-errors";
+import type { CrumbsApi } from "../../shared/api-client.ts";
+import { backoffDelay, type BackoffOptions } from "../backoff.ts";
+import type { StoredValue } from "../../shared/state/store.ts";
 
 // The one living browser.page.context.v1 breadcrumb of this extension (docs/extension.md: key
 // `browser.page.context:<extension id>`). Its id, version and the fingerprint of what it holds
@@ -11,9 +12,9 @@ export const livingStateSchema = z.object({
   /** Which API/token this state belongs to: another one means another breadcrumb. */
   connection: z.string(),
   id: z.string(),
-  version: z.number().int().min(1),
+  version: z.number().check(z.int(), z.gte(1)),
   owner: z.string(),
-  fingerprint: z.string().optional(),
+  fingerprint: z.optional(z.string()),
 });
 export type LivingState = z.infer<typeof livingStateSchema>;
 
@@ -53,7 +54,7 @@ export async function ensureLiving(deps: LivingDeps, initial: PageUpdate): Promi
     const b = await deps.api.create({ schema_name: PAGE_CONTEXT_SCHEMA, key, title: initial.title, tags: initial.tags, context: initial.context });
     return { state: await remember(deps, b.id, b.version, b.owner, initial.fingerprint), created: true };
   } catch (e) {
-    if (e instanceof CrumbsApiError && e.code === "key_conflict") {
+    if (e instanceof ApiResponseError && e.code === "key_conflict") {
       const b = await deps.api.get(String((e.details as { id?: unknown } | undefined)?.id));
       return { state: await remember(deps, b.id, b.version, b.owner, undefined), created: false };
     }
@@ -85,7 +86,7 @@ export async function writeLiving(deps: LivingDeps, update: PageUpdate): Promise
       const b = await deps.api.patch(state.id, state.version, { title: update.title, tags: update.tags, context: update.context });
       return { outcome: "updated", state: await remember(deps, b.id, b.version, b.owner, update.fingerprint) };
     } catch (e) {
-      if (!(e instanceof CrumbsApiError)) throw e;
+      if (!(e instanceof ApiResponseError)) throw e;
       if (e.status === 404) {
         await deps.state.set(null);
         const again = await ensureLiving(deps, update);

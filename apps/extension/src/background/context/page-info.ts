@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "@crumbs/schemas/zod-mini";
 
 // The page context's page fields (docs/extension.md, "Context"), read in the page by
 // chrome.scripting.executeScript. readPageInfo is serialized into the page: it must not use anything

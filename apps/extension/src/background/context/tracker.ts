@@ -1,8 +1,10 @@
-import { isRestrictedUrl, targetTab } from "../active-tab.ts";
-import { logActivity } from "../bus/activity.ts";
-import { currentConnection } from "../bus/connection.ts";
-import { setContextStatus, setStatus } from "../bus/status.ts";
-import { stored } from "../bus/store.ts";
+import { ApiUnreachableError } from "@crumbs/schemas/api-errors";
+import * as z from "@crumbs/schemas/zod-mini";
+import { isRestrictedUrl, targetTab } from "../commands/active-tab.ts";
+import { logActivity } from "../../shared/state/activity.ts";
+import { currentConnection } from "../connection.ts";
+import { setContextStatus, setStatus } from "../../shared/state/status.ts";
+import { stored } from "../../shared/state/store.ts";
 import { capturePage } from "./capture.ts";
 import { DOM_CHANGED, installDomWatch } from "./dom-watch.ts";
 import { livingStateSchema, writeLiving } from "./living-breadcrumb.ts";
@@ -12,7 +14,7 @@ import { UpdateScheduler } from "./scheduler.ts";
 // the active tab and writes the living breadcrumb. Listeners are registered in the worker's first
 // turn (MV3 wakes a stopped worker for them); everything it must remember is in storage.
 
-export const livingState = stored("crumbs.living", livingStateSchema.nullable(), () => null);
+export const livingState = stored("crumbs.living", z.nullable(livingStateSchema), () => null);
 
 const DOM_THRESHOLD = 5;
 const DOM_QUIET_MS = 300;
@@ -55,7 +57,7 @@ async function captureActive(): Promise<void> {
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     await setContextStatus({ error: message });
-    if ((e as { status?: number }).status === 0) void setStatus("api", "error", message);
+    if (e instanceof ApiUnreachableError) void setStatus("api", "error", message);
   }
 }
 

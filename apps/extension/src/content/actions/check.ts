@@ -1,16 +1,15 @@
-import { ActionError } from "../action-error.ts";
-import { registerAction } from "../action-registry.ts";
-import { waitForActionable } from "./actionability.ts";
-import { checkedState, describeElement, isVisible } from "./element-state.ts";
-import { summarize } from "./element-role.ts";
-import { parseParams, targetParams } from "./params.ts";
-import { pointerClick } from "./pointer.ts";
-import { resolveTarget } from "./resolve-target.ts";
+import { ActionError } from "../../shared/action-error.ts";
+import { registerAction } from "./registry.ts";
+import { waitForActionable } from "../dom/actionability.ts";
+import { checkedState, describeElement, isVisible } from "../dom/element-state.ts";
+import { summarize } from "../dom/role-utils.ts";
+import { targetParams } from "./params.ts";
+import { pointerClick } from "../dom/pointer.ts";
+import { resolveTarget } from "../dom/resolve-target.ts";
 
 // check/uncheck click like a user (so React's onClick/onChange and Vue's v-model run) and then verify the state.
 for (const [name, want] of [["check", true], ["uncheck", false]] as const) {
-  registerAction(name, async (raw) => {
-    const params = parseParams(targetParams, raw);
+  registerAction(name, targetParams, async (params) => {
     const el = resolveTarget(params);
     const before = checkedState(el);
     if (before === undefined) {

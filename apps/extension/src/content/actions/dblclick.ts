@@ -1,12 +1,11 @@
-import { registerAction } from "../action-registry.ts";
-import { waitForActionable } from "./actionability.ts";
-import { summarize } from "./element-role.ts";
-import { parseParams, targetParams } from "./params.ts";
-import { pointerDblclick } from "./pointer.ts";
-import { resolveTarget } from "./resolve-target.ts";
+import { registerAction } from "./registry.ts";
+import { waitForActionable } from "../dom/actionability.ts";
+import { summarize } from "../dom/role-utils.ts";
+import { targetParams } from "./params.ts";
+import { pointerDblclick } from "../dom/pointer.ts";
+import { resolveTarget } from "../dom/resolve-target.ts";
 
-registerAction("dblclick", async (raw) => {
-  const params = parseParams(targetParams, raw);
+registerAction("dblclick", targetParams, async (params) => {
   const el = resolveTarget(params);
   const point = await waitForActionable(el, { hitTest: true, timeoutMs: params.timeout_ms });
   pointerDblclick(point);

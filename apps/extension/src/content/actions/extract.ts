@@ -1,10 +1,17 @@
-import { ActionError } from "../action-error.ts";
-import { registerAction } from "../action-registry.ts";
-import { clip } from "./bounded.ts";
-import { findCollection } from "./collection.ts";
-import { isSecretField } from "./element-state.ts";
-import { extractParams, parseParams } from "./params.ts";
-import { resolveTarget } from "./resolve-target.ts";
+import * as z from "@crumbs/schemas/zod-mini";
+import { ActionError } from "../../shared/action-error.ts";
+import { registerAction } from "./registry.ts";
+import { clip } from "../dom/text.ts";
+import { findCollection } from "../dom/collection.ts";
+import { isSecretField } from "../dom/redaction.ts";
+import { targetShape } from "./params.ts";
+import { resolveTarget } from "../dom/resolve-target.ts";
+
+const extractParams = z.object({
+  ...targetShape,
+  fields: z.optional(z.array(z.string().check(z.minLength(1))).check(z.maxLength(50))),
+  limit: z.optional(z.number().check(z.int(), z.gte(1), z.lte(500))),
+});
 
 const DEFAULT_LIMIT = 50;
 const FIELD_CHARS = 300;
@@ -17,8 +24,7 @@ type Record_ = Record<string, string | null>;
 // record has the item's text and its first link; a table gives one field per column. With `fields`, each name
 // is looked up in the item by itemprop, data-field, name, class, column header, then the special names
 // text/url/href/link/image.
-registerAction("extract", async (raw) => {
-  const params = parseParams(extractParams, raw);
+registerAction("extract", extractParams, async (params) => {
   const hasTarget = params.ref !== undefined || params.selector !== undefined;
   if (!hasTarget) throw new ActionError("invalid_params", "give `ref` of the list, table or container to extract from");
   const root = resolveTarget(params);

@@ -1,18 +1,22 @@
-import { ActionError } from "../action-error.ts";
-import { registerAction } from "../action-registry.ts";
-import { waitForActionable } from "./actionability.ts";
-import { describeElement, isEnabled, isSecretField, isTextEntry } from "./element-state.ts";
-import { summarize } from "./element-role.ts";
-import { reportedValue } from "./field-value.ts";
-import { readValue, replaceValue } from "./input-events.ts";
-import { fillParams, parseParams } from "./params.ts";
-import { resolveTarget } from "./resolve-target.ts";
+import * as z from "@crumbs/schemas/zod-mini";
+import { ActionError } from "../../shared/action-error.ts";
+import { registerAction } from "./registry.ts";
+import { waitForActionable } from "../dom/actionability.ts";
+import { describeElement, isEnabled, isTextEntry } from "../dom/element-state.ts";
+import { summarize } from "../dom/role-utils.ts";
+import { isSecretField, reportedValue } from "../dom/redaction.ts";
+import { readValue, replaceValue } from "../dom/input-events.ts";
+import { needsTarget, targetMessage, targetShape, timeout } from "./params.ts";
+import { resolveTarget } from "../dom/resolve-target.ts";
+
+const fillParams = z
+  .object({ ...targetShape, value: z.string(), timeout_ms: timeout })
+  .check(z.refine(needsTarget, targetMessage));
 
 // Inputs whose value is set as a whole string in a fixed format rather than typed.
 const FORMATTED_TYPES = new Set(["color", "range", "date", "datetime-local", "month", "time", "week", "number"]);
 
-registerAction("fill", async (raw) => {
-  const params = parseParams(fillParams, raw);
+registerAction("fill", fillParams, async (params) => {
   const el = resolveTarget(params);
   refuseNonText(el);
   await waitForActionable(el, { editable: true, hitTest: false, timeoutMs: params.timeout_ms });

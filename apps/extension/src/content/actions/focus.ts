@@ -1,14 +1,13 @@
-import { ActionError } from "../action-error.ts";
-import { registerAction } from "../action-registry.ts";
-import { deepActiveElement } from "./deep-dom.ts";
-import { describeElement } from "./element-state.ts";
-import { summarize } from "./element-role.ts";
-import { focusElement } from "./input-events.ts";
-import { parseParams, targetParams } from "./params.ts";
-import { resolveTarget } from "./resolve-target.ts";
+import { ActionError } from "../../shared/action-error.ts";
+import { registerAction } from "./registry.ts";
+import { deepActiveElement } from "../dom/deep-dom.ts";
+import { describeElement } from "../dom/element-state.ts";
+import { summarize } from "../dom/role-utils.ts";
+import { focusElement } from "../dom/input-events.ts";
+import { targetParams } from "./params.ts";
+import { resolveTarget } from "../dom/resolve-target.ts";
 
-registerAction("focus", async (raw) => {
-  const params = parseParams(targetParams, raw);
+registerAction("focus", targetParams, async (params) => {
   const el = resolveTarget(params);
   focusElement(el);
   if (deepActiveElement(el.ownerDocument) !== el) {

@@ -1,14 +1,13 @@
-import { registerAction } from "../action-registry.ts";
-import { waitForActionable } from "./actionability.ts";
-import { summarize } from "./element-role.ts";
-import { parseParams, targetParams } from "./params.ts";
-import { pointerMove } from "./pointer.ts";
-import { resolveTarget } from "./resolve-target.ts";
+import { registerAction } from "./registry.ts";
+import { waitForActionable } from "../dom/actionability.ts";
+import { summarize } from "../dom/role-utils.ts";
+import { targetParams } from "./params.ts";
+import { pointerMove } from "../dom/pointer.ts";
+import { resolveTarget } from "../dom/resolve-target.ts";
 
 // Synthetic pointer events reach JS hover handlers (mouseenter/mouseover menus); CSS :hover only follows the
 // real pointer, which a page script cannot move.
-registerAction("hover", async (raw) => {
-  const params = parseParams(targetParams, raw);
+registerAction("hover", targetParams, async (params) => {
   const el = resolveTarget(params);
   const point = await waitForActionable(el, { hitTest: true, enabled: false, timeoutMs: params.timeout_ms });
   pointerMove(point);

@@ -1,11 +1,15 @@
-import { ActionError } from "../action-error.ts";
-import { registerAction } from "../action-registry.ts";
-import { checkedState, isEditable, isEnabled, isVisible } from "./element-state.ts";
-import { isParams, parseParams } from "./params.ts";
-import { matchSelector, resolveTarget } from "./resolve-target.ts";
+import * as z from "@crumbs/schemas/zod-mini";
+import { ActionError } from "../../shared/action-error.ts";
+import { registerAction } from "./registry.ts";
+import { checkedState, isEditable, isEnabled, isVisible } from "../dom/element-state.ts";
+import { needsTarget, targetMessage, targetShape } from "./params.ts";
+import { matchSelector, resolveTarget } from "../dom/resolve-target.ts";
 
-registerAction("is", async (raw) => {
-  const params = parseParams(isParams, raw);
+const isParams = z
+  .object({ ...targetShape, state: z.enum(["visible", "enabled", "checked", "editable"]) })
+  .check(z.refine(needsTarget, targetMessage));
+
+registerAction("is", isParams, async (params) => {
   // "Is X visible?" about a selector that matches nothing has a plain answer: no.
   if (params.state === "visible" && params.ref === undefined && params.selector && matchSelector(params.selector).length === 0) {
     return { state: "visible", value: false };

@@ -1,37 +1,42 @@
-import { actionParamsSchemas } from "@crumbs/schemas";
+import { actionParamsSchemas, BROWSER_ACTIONS } from "@crumbs/schemas";
 import { describe, expect, it } from "vitest";
-import type { z } from "zod";
-import {
-  extractParams,
-  fillParams,
-  getParams,
-  isParams,
-  pressParams,
-  scrollParams,
-  selectParams,
-  targetParams,
-  typeParams,
-  waitForParams,
-} from "./params.ts";
+import "./index.ts";
+import { actionParams, registeredActions } from "./registry.ts";
 
 // Whatever the bus accepts (actionParamsSchemas in @crumbs/schemas) the content script must accept too, with
 // the same meaning: these samples are valid there and must parse here.
-const samples: Record<string, [z.ZodType, Record<string, unknown>[]]> = {
-  click: [targetParams, [{ ref: "e3" }, { selector: { role: "button", name: "Save", exact: true, nth: 1 } }, { selector: { text: "Save" } }]],
-  fill: [fillParams, [{ ref: "e3", value: "Ada" }, { selector: { css: "#name" }, value: "" }]],
-  type: [typeParams, [{ ref: "e3", value: "abc", delay: 20 }]],
-  press: [pressParams, [{ key: "Enter" }, { ref: "e1", key: "Control+a" }]],
-  select: [selectParams, [{ ref: "e4", value: "France" }]],
-  scroll: [scrollParams, [{}, { direction: "down", amount: 300 }, { ref: "e9" }, { selector: { role: "list" }, direction: "up" }]],
-  wait_for: [waitForParams, [{ until: { url: "/done" } }, { until: { selector: { css: "#x" } }, timeout_ms: 500 }, { until: { text: "ok", network_idle: true } }]],
-  extract: [extractParams, [{ ref: "e2" }, { selector: { css: "ul" }, fields: ["title", "url"], limit: 10 }]],
-  get: [getParams, [{ what: "title" }, { ref: "e1", what: "attribute", name: "href" }, { ref: "e1", what: "html" }]],
-  is: [isParams, [{ ref: "e1", state: "checked" }]],
+const target = [{ ref: "e3" }, { selector: { role: "button", name: "Save", exact: true, nth: 1 } }, { selector: { text: "Save" } }];
+const samples: Record<string, Record<string, unknown>[]> = {
+  click: target,
+  dblclick: target,
+  hover: target,
+  focus: target,
+  check: target,
+  uncheck: target,
+  submit: [{ ref: "e3" }, { selector: { css: "form" } }],
+  fill: [{ ref: "e3", value: "Ada" }, { selector: { css: "#name" }, value: "" }],
+  type: [{ ref: "e3", value: "abc", delay: 20 }],
+  press: [{ key: "Enter" }, { ref: "e1", key: "Control+a" }],
+  select: [{ ref: "e4", value: "France" }],
+  scroll: [{}, { direction: "down", amount: 300 }, { ref: "e9" }, { selector: { role: "list" }, direction: "up" }],
+  wait_for: [{ until: { url: "/done" } }, { until: { selector: { css: "#x" } }, timeout_ms: 500 }, { until: { text: "ok", network_idle: true } }],
+  extract: [{ ref: "e2" }, { selector: { css: "ul" }, fields: ["title", "url"], limit: 10 }],
+  get: [{ what: "title" }, { ref: "e1", what: "attribute", name: "href" }, { ref: "e1", what: "html" }],
+  is: [{ ref: "e1", state: "checked" }],
 };
 
 describe("content params follow @crumbs/schemas", () => {
-  for (const [action, [local, cases]] of Object.entries(samples)) {
+  it("every verb the content script registers is an action of the contract, and has samples here", () => {
+    for (const verb of registeredActions()) {
+      expect(BROWSER_ACTIONS as readonly string[]).toContain(verb);
+      expect(samples[verb], verb).toBeDefined();
+    }
+  });
+
+  for (const [action, cases] of Object.entries(samples)) {
     it(action, () => {
+      const local = actionParams(action)!;
+      expect(local, `${action} is registered`).toBeDefined();
       const shared = actionParamsSchemas[action as keyof typeof actionParamsSchemas];
       for (const params of cases) {
         expect(shared.safeParse(params).success, `${action} ${JSON.stringify(params)} in @crumbs/schemas`).toBe(true);

@@ -1,16 +1,18 @@
-import { ActionError } from "../action-error.ts";
-import { registerAction } from "../action-registry.ts";
-import { waitForActionable } from "./actionability.ts";
-import { deepActiveElement } from "./deep-dom.ts";
-import { summarize } from "./element-role.ts";
-import { focusElement } from "./input-events.ts";
-import { pressChord } from "./key-events.ts";
-import { KeyParseError, parseChord, type Chord } from "./keyboard.ts";
-import { parseParams, pressParams } from "./params.ts";
-import { resolveTarget } from "./resolve-target.ts";
+import * as z from "@crumbs/schemas/zod-mini";
+import { ActionError } from "../../shared/action-error.ts";
+import { registerAction } from "./registry.ts";
+import { waitForActionable } from "../dom/actionability.ts";
+import { deepActiveElement } from "../dom/deep-dom.ts";
+import { summarize } from "../dom/role-utils.ts";
+import { focusElement } from "../dom/input-events.ts";
+import { pressChord } from "../dom/key-events.ts";
+import { KeyParseError, parseChord, type Chord } from "../dom/keyboard.ts";
+import { targetShape, timeout } from "./params.ts";
+import { resolveTarget } from "../dom/resolve-target.ts";
 
-registerAction("press", async (raw) => {
-  const params = parseParams(pressParams, raw);
+const pressParams = z.object({ ...targetShape, key: z.string().check(z.minLength(1)), timeout_ms: timeout });
+
+registerAction("press", pressParams, async (params) => {
   let chord: Chord;
   try {
     chord = parseChord(params.key);

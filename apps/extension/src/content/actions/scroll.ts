@@ -1,13 +1,19 @@
-import { registerAction } from "../action-registry.ts";
-import { nextFrame } from "./actionability.ts";
-import { summarize } from "./element-role.ts";
-import { parseParams, scrollParams } from "./params.ts";
-import { resolveTarget } from "./resolve-target.ts";
+import * as z from "@crumbs/schemas/zod-mini";
+import { registerAction } from "./registry.ts";
+import { nextFrame } from "../dom/actionability.ts";
+import { summarize } from "../dom/role-utils.ts";
+import { targetShape } from "./params.ts";
+import { resolveTarget } from "../dom/resolve-target.ts";
+
+const scrollParams = z.object({
+  ...targetShape,
+  direction: z.optional(z.enum(["up", "down", "left", "right", "top", "bottom"])),
+  amount: z.optional(z.number().check(z.gte(0), z.lte(1_000_000))),
+});
 
 // scroll: with only a target, bring it into view; with a direction, scroll the page (or the target's scrollable
 // container) by `amount` pixels, a screenful by default; `top`/`bottom` jump to the ends.
-registerAction("scroll", async (raw) => {
-  const params = parseParams(scrollParams, raw);
+registerAction("scroll", scrollParams, async (params) => {
   const hasTarget = params.ref !== undefined || params.selector !== undefined;
   const el = hasTarget ? resolveTarget(params) : null;
   if (el && !params.direction) {

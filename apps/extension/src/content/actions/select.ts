@@ -1,16 +1,28 @@
-import { ActionError } from "../action-error.ts";
-import { registerAction } from "../action-registry.ts";
-import { waitForActionable } from "./actionability.ts";
-import { describeElement } from "./element-state.ts";
-import { summarize } from "./element-role.ts";
-import { dispatchChange, dispatchInput, focusElement } from "./input-events.ts";
-import { parseParams, selectParams } from "./params.ts";
-import { resolveTarget } from "./resolve-target.ts";
+import * as z from "@crumbs/schemas/zod-mini";
+import { ActionError } from "../../shared/action-error.ts";
+import { registerAction } from "./registry.ts";
+import { waitForActionable } from "../dom/actionability.ts";
+import { describeElement } from "../dom/element-state.ts";
+import { summarize } from "../dom/role-utils.ts";
+import { dispatchChange, dispatchInput, focusElement } from "../dom/input-events.ts";
+import { needsTarget, targetMessage, targetShape, timeout } from "./params.ts";
+import { resolveTarget } from "../dom/resolve-target.ts";
+
+const selectParams = z
+  .object({
+    ...targetShape,
+    value: z.optional(z.union([z.string(), z.array(z.string()).check(z.minLength(1))])),
+    label: z.optional(z.union([z.string(), z.array(z.string()).check(z.minLength(1))])),
+    timeout_ms: timeout,
+  })
+  .check(
+    z.refine(needsTarget, targetMessage),
+    z.refine((v) => v.value !== undefined || v.label !== undefined, { message: "give `value` (option value or label)" }),
+  );
 
 const label = (o: HTMLOptionElement) => o.label.replace(/\s+/g, " ").trim();
 
-registerAction("select", async (raw) => {
-  const params = parseParams(selectParams, raw);
+registerAction("select", selectParams, async (params) => {
   const el = resolveTarget(params);
   if (el.localName !== "select") {
     throw new ActionError(

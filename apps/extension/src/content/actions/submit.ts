@@ -1,15 +1,17 @@
-import { ActionError } from "../action-error.ts";
-import { registerAction } from "../action-registry.ts";
-import { deepActiveElement } from "./deep-dom.ts";
-import { describeElement } from "./element-state.ts";
-import { nameOf, summarize } from "./element-role.ts";
-import { parseParams, submitParams } from "./params.ts";
-import { resolveTarget } from "./resolve-target.ts";
+import * as z from "@crumbs/schemas/zod-mini";
+import { ActionError } from "../../shared/action-error.ts";
+import { registerAction } from "./registry.ts";
+import { deepActiveElement } from "../dom/deep-dom.ts";
+import { describeElement } from "../dom/element-state.ts";
+import { nameOf, summarize } from "../dom/role-utils.ts";
+import { targetShape, timeout } from "./params.ts";
+import { resolveTarget } from "../dom/resolve-target.ts";
+
+const submitParams = z.object({ ...targetShape, timeout_ms: timeout });
 
 // submit: the form of the target (a form, a field or a button in it), or of the focused field. requestSubmit runs
 // validation and the page's submit handlers like the user pressing the submit button.
-registerAction("submit", async (raw) => {
-  const params = parseParams(submitParams, raw);
+registerAction("submit", submitParams, async (params) => {
   const hasTarget = params.ref !== undefined || params.selector !== undefined;
   const el = hasTarget ? resolveTarget(params) : deepActiveElement();
   const form = el ? formOf(el) : null;

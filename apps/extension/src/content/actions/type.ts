@@ -1,18 +1,29 @@
-import { ActionError } from "../action-error.ts";
-import { registerAction } from "../action-registry.ts";
-import { sleep, waitForActionable } from "./actionability.ts";
-import { deepActiveElement } from "./deep-dom.ts";
-import { describeElement } from "./element-state.ts";
-import { summarize } from "./element-role.ts";
-import { reportedValue } from "./field-value.ts";
-import { caretToEnd, focusElement } from "./input-events.ts";
-import { typeChar } from "./key-events.ts";
-import { parseParams, typeParams } from "./params.ts";
-import { resolveTarget } from "./resolve-target.ts";
+import * as z from "@crumbs/schemas/zod-mini";
+import { ActionError } from "../../shared/action-error.ts";
+import { registerAction } from "./registry.ts";
+import { sleep, waitForActionable } from "../dom/actionability.ts";
+import { deepActiveElement } from "../dom/deep-dom.ts";
+import { describeElement } from "../dom/element-state.ts";
+import { summarize } from "../dom/role-utils.ts";
+import { reportedValue } from "../dom/redaction.ts";
+import { caretToEnd, focusElement } from "../dom/input-events.ts";
+import { typeChar } from "../dom/key-events.ts";
+import { targetShape, timeout } from "./params.ts";
+import { resolveTarget } from "../dom/resolve-target.ts";
+
+const typeParams = z
+  .object({
+    ...targetShape,
+    value: z.optional(z.string()),
+    // the command form (shared/command.ts) may call it `text`
+    text: z.optional(z.string()),
+    delay: z.optional(z.number().check(z.int(), z.gte(0), z.lte(1_000))),
+    timeout_ms: timeout,
+  })
+  .check(z.refine((v) => v.value !== undefined || v.text !== undefined, { message: "give `value`: the text to type" }));
 
 // `type` appends keystroke by keystroke (the action contract); `fill` replaces the whole value.
-registerAction("type", async (raw) => {
-  const params = parseParams(typeParams, raw);
+registerAction("type", typeParams, async (params) => {
   const text = params.value ?? params.text ?? "";
   const hasTarget = params.ref !== undefined || params.selector !== undefined;
   const el = hasTarget ? resolveTarget(params) : deepActiveElement();

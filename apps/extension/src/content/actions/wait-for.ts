@@ -1,19 +1,30 @@
-import { ActionError } from "../action-error.ts";
-import { registerAction } from "../action-registry.ts";
-import { sleep } from "./actionability.ts";
-import { isVisible } from "./element-state.ts";
-import { parseParams, waitForParams, type RoleSelector } from "./params.ts";
-import { describeSelector, matchSelector } from "./resolve-target.ts";
-import { checkUrlPattern, urlMatches } from "./url-match.ts";
-import { networkQuietFor } from "./network-idle.ts";
+import * as z from "@crumbs/schemas/zod-mini";
+import { ActionError } from "../../shared/action-error.ts";
+import { registerAction } from "./registry.ts";
+import { sleep } from "../dom/actionability.ts";
+import { isVisible } from "../dom/element-state.ts";
+import { timeout } from "./params.ts";
+import { describeSelector, matchSelector, roleSelectorSchema, type RoleSelector } from "../dom/resolve-target.ts";
+import { checkUrlPattern, urlMatches } from "../../shared/url-match.ts";
+import { networkQuietFor } from "../dom/network-idle.ts";
+
+const untilSchema = z.optional(
+  z.object({
+    url: z.optional(z.string()),
+    selector: z.optional(z.union([roleSelectorSchema, z.string().check(z.minLength(1))])),
+    text: z.optional(z.string().check(z.minLength(1))),
+    network_idle: z.optional(z.boolean()),
+  }),
+);
+
+const waitForParams = z.object({ until: untilSchema, timeout_ms: timeout });
 
 export const DEFAULT_WAIT_MS = 10_000;
 const NETWORK_QUIET_MS = 500;
 
 // wait_for in the page: selector, text, network idle, a same-document URL change (pushState), or a plain delay.
-// A URL change through a full navigation replaces this script, so the worker handles `until.url` (tabs.ts).
-registerAction("wait_for", async (raw) => {
-  const params = parseParams(waitForParams, raw);
+// A URL change through a full navigation replaces this script, so the worker handles `until.url` (background/commands/tabs.ts).
+registerAction("wait_for", waitForParams, async (params) => {
   const until = params.until ?? {};
   const timeout = params.timeout_ms ?? DEFAULT_WAIT_MS;
   const started = performance.now();

@@ -1,0 +1,110 @@
+import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type JsMsg, type NatsConnection } from "nats.ws";
+import { extensionActionSubject, extensionConsumerName, STREAM_NAME } from "@crumbs/schemas/nats-names";
+import { completeActionEvent, decodeAction } from "./action-event.ts";
+import { logActivity } from "../../shared/state/activity.ts";
+import { accept } from "../../shared/state/inbox.ts";
+
+// The action subscription: a durable JetStream consumer named after the owner and the extension on
+// `crumbs.<owner>.created.browser.action.v1`, filtered here by the `extension:<id>` tag. An action
+// is stored (with its request_id) before the ack, so a redelivery after a crash is recognised and
+// an action written while NATS or the browser was down is delivered when both are back.
+
+export const STREAM = STREAM_NAME;
+/** The durable the API's extension credentials allow, and the subject it filters on: the contract's names. */
+export const consumerName = extensionConsumerName;
+export const actionSubject = extensionActionSubject;
+
+export interface ActionLoopOptions {
+  owner: string;
+  extensionId: string;
+  /** The durable's name (the one the NATS credentials allow). */
+  consumer: string;
+  /** Called after an action was stored, to start the runner. */
+  onAccepted(): void;
+  /** The API's GET of a breadcrumb, to complete an action that came as a reference event. */
+  getBreadcrumb(id: string): Promise<unknown>;
+}
+
+/**
+ * Acks follow the write to storage within milliseconds, so a short ack wait is safe; it is how
+ * soon an action pulled by a worker that was then stopped goes to the next one.
+ */
+const ACK_WAIT = nanos(5_000);
+
+async function ensureConsumer(nc: NatsConnection, name: string, filter: string): Promise<void> {
+  // No account-info probe ($JS.API.INFO): per-owner credentials allow only this consumer's calls.
+  const jsm = await nc.jetstreamManager({ checkAPI: false });
+  const existing = await jsm.consumers.info(STREAM, name).catch(() => undefined);
+  if (existing) {
+    if (existing.config.filter_subject !== filter || existing.config.ack_wait !== ACK_WAIT) {
+      await jsm.consumers.update(STREAM, name, { filter_subject: filter, ack_wait: ACK_WAIT });
+    }
+    return;
+  }
+  // New consumers start at new actions: a first install must not replay old actions of this owner.
+  await jsm.consumers.add(STREAM, {
+    durable_name: name,
+    filter_subject: filter,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.New,
+    ack_wait: ACK_WAIT,
+    max_deliver: 20,
+  });
+}
+
+export function startActionLoop(nc: NatsConnection, opts: ActionLoopOptions): { stop(): Promise<void> } {
+  let stopped = false;
+  let messages: ConsumerMessages | undefined;
+  const name = opts.consumer;
+
+  const handle = async (msg: JsMsg) => {
+    let payload: unknown;
+    try {
+      payload = msg.json();
+    } catch {
+      msg.term();
+      return;
+    }
+    // The API being away throws here: the loop naks and JetStream delivers it again.
+    payload = await completeActionEvent(payload, opts.getBreadcrumb);
+    const decoded = decodeAction(payload, opts.extensionId, opts.owner);
+    if (decoded.kind === "skip" && decoded.reason.startsWith("owned by")) void logActivity("policy", `ignored an action: ${decoded.reason}`, false);
+    if (decoded.kind === "entry") {
+      const fresh = await accept(decoded.entry);
+      if (fresh) void logActivity("action", `received ${decoded.entry.title}`);
+    }
+    await msg.ackAck().catch(() => {});
+    if (decoded.kind === "entry") opts.onAccepted();
+  };
+
+  const loop = (async () => {
+    let failures = 0;
+    while (!stopped && !nc.isClosed()) {
+      try {
+        await ensureConsumer(nc, name, actionSubject(opts.owner));
+        const consumer = await nc.jetstream().consumers.get(STREAM, name);
+        messages = await consumer.consume({ max_messages: 16 });
+        failures = 0;
+        for await (const m of messages) {
+          try {
+            await handle(m);
+          } catch {
+            // Storage failed: leave it unacked, JetStream delivers it again.
+            m.nak(1_000);
+          }
+        }
+      } catch {
+        failures++;
+      }
+      if (!stopped) await new Promise((r) => setTimeout(r, Math.min(10_000, 500 * 2 ** Math.min(failures, 5))));
+    }
+  })();
+
+  return {
+    async stop() {
+      stopped = true;
+      messages?.stop();
+      await loop.catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,224 @@
+import { NAME_FROM_CONTENT } from "../../snapshot/roles.ts";
+import type { VirtualNode } from "../../snapshot/virtual-node.ts";
+import { accessibleName, normalizeText } from "./accessible-name.ts";
+import { hrefOf, isActionable, statesOf, valueOf } from "./element-info.ts";
+import { isSectioning, roleOf } from "./role-utils.ts";
+import { refFor } from "./refs.ts";
+import {
+  clippedAway,
+  clipsOverflow,
+  hasSize,
+  intersect,
+  isCovered,
+  MIN_OPACITY,
+  overlaps,
+  type Rect,
+  toRect,
+  viewportDistance,
+} from "./visibility.ts";
+
+export interface WalkOptions {
+  includeBoxes?: boolean;
+  /** Marks an iframe so its own content script can be matched to it; returns the token. */
+  probeFrame?: (iframe: Element) => string;
+}
+
+interface Ctx {
+  clip: Rect | null;
+  opacityZero: boolean;
+  inSectioning: boolean;
+  parentPointer: boolean;
+  vp: number;
+}
+
+interface Walk {
+  opts: WalkOptions;
+  vw: number;
+  vh: number;
+}
+
+const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head", "meta", "link", "title", "base", "br", "wbr"]);
+const MAX_OPTIONS = 50;
+const MAX_NAME = 200;
+
+/** Name from content, built from the already-walked children: only visible text counts. */
+function contentText(nodes: VirtualNode[], acc: string[] = []): string[] {
+  for (const n of nodes) {
+    if (acc.length > 40) break;
+    if (n.role === "text") acc.push(n.text ?? "");
+    else if (n.name) acc.push(n.name);
+    else if (n.children) contentText(n.children, acc);
+  }
+  return acc;
+}
+
+function hasActionOrHeading(nodes: VirtualNode[]): boolean {
+  return nodes.some(
+    (n) => n.ref !== undefined || n.role === "heading" || n.role === "iframe" || hasActionOrHeading(n.children ?? []),
+  );
+}
+
+function options(sel: HTMLSelectElement): VirtualNode[] {
+  const out: VirtualNode[] = [];
+  for (const o of [...sel.options].slice(0, MAX_OPTIONS)) {
+    const node: VirtualNode = { role: "option", name: normalizeText(o.label || o.text) };
+    if (o.selected) node.states = { selected: true };
+    if (o.disabled) node.states = { ...node.states, disabled: true };
+    out.push(node);
+  }
+  if (sel.options.length > MAX_OPTIONS) out.push({ role: "text", text: `(${sel.options.length - MAX_OPTIONS} more options)` });
+  return out;
+}
+
+function walkChildren(parent: Node, ctx: Ctx, textShown: boolean, w: Walk, out: VirtualNode[]): void {
+  for (let child = parent.firstChild; child; child = child.nextSibling) walkNode(child, ctx, textShown, w, out);
+}
+
+function walkNode(node: Node, ctx: Ctx, textShown: boolean, w: Walk, out: VirtualNode[]): void {
+  if (node.nodeType === Node.TEXT_NODE) {
+    if (!textShown) return;
+    const text = normalizeText(node.nodeValue);
+    if (text) out.push({ role: "text", text, vp: ctx.vp });
+  } else if (node.nodeType === Node.ELEMENT_NODE) {
+    walkElement(node as Element, ctx, w, out);
+  }
+}
+
+function walkSlot(slot: HTMLSlotElement, ctx: Ctx, textShown: boolean, w: Walk, out: VirtualNode[]): void {
+  const assigned = slot.assignedNodes({ flatten: true });
+  if (assigned.length === 0) walkChildren(slot, ctx, textShown, w, out);
+  else for (const n of assigned) walkNode(n, ctx, textShown, w, out);
+}
+
+function walkElement(el: Element, ctx: Ctx, w: Walk, out: VirtualNode[]): void {
+  const tag = el.localName;
+  if (SKIP_TAGS.has(tag)) return;
+  // Removed from the accessibility tree with everything inside: what a screen reader would not read either.
+  if (el.getAttribute("aria-hidden") === "true" || (el as HTMLElement).inert) return;
+  const style = getComputedStyle(el);
+  if (style.display === "none") return;
+  if (clippedAway(style)) return;
+  const contents = style.display === "contents";
+  const rect = contents ? null : el.getBoundingClientRect();
+  const sized = rect !== null && hasSize(rect);
+  if (rect && !sized) {
+    // No box: its content can still overflow into view, unless clipped or never laid out (closed details).
+    if (clipsOverflow(style) || !el.checkVisibility({ contentVisibilityAuto: true })) return;
+  }
+  if (rect && sized && ctx.clip && style.position !== "fixed" && !overlaps(toRect(rect), ctx.clip)) return;
+  const opacityZero = ctx.opacityZero || Number(style.opacity) <= MIN_OPACITY;
+  const visibleStyle = style.visibility === "visible";
+  // A styled checkbox is often an invisible input under its visible label: the label makes it usable.
+  const labelledInvisible =
+    opacityZero && tag === "input" && ((el as HTMLInputElement).labels?.length ?? 0) > 0 && visibleStyle;
+  const shown = sized && visibleStyle && (!opacityZero || labelledInvisible);
+  const textShown = visibleStyle && !opacityZero;
+  const vp = sized ? viewportDistance(toRect(rect), w.vw, w.vh) : ctx.vp;
+  const html = el as HTMLElement;
+  const editableRoot = html.isContentEditable && !html.parentElement?.isContentEditable;
+  const baseRole = roleOf(el, tag, ctx.inSectioning);
+  const role = editableRoot && baseRole === "generic" ? "textbox" : baseRole;
+
+  let clip = ctx.clip;
+  if (style.position === "fixed") clip = null;
+  if (rect && clipsOverflow(style)) clip = clip ? intersect(clip, toRect(rect)) : toRect(rect);
+  const childCtx: Ctx = {
+    clip,
+    opacityZero,
+    inSectioning: ctx.inSectioning || isSectioning(tag),
+    parentPointer: style.cursor === "pointer",
+    vp,
+  };
+
+  let kids: VirtualNode[] = [];
+  if (tag === "iframe" || tag === "frame") {
+    if (!shown) return;
+    const node: VirtualNode = { role: "iframe", tag, vp };
+    const title = normalizeText(el.getAttribute("title"));
+    if (title) node.name = title;
+    const token = w.opts.probeFrame?.(el);
+    if (token) node.frame = { token, src: (el as HTMLIFrameElement).src };
+    else node.children = [{ role: "text", text: "(frame content not available)" }];
+    out.push(node);
+    return;
+  } else if (tag === "select") {
+    kids = options(el as HTMLSelectElement);
+  } else if (tag === "svg" || tag === "img" || tag === "textarea" || tag === "input" || editableRoot) {
+    // Leaves for the snapshot: their content is summed up by name and value.
+  } else if (tag === "details" && !(el as HTMLDetailsElement).open) {
+    const summary = el.querySelector(":scope > summary");
+    if (summary) walkElement(summary, childCtx, w, kids);
+  } else if (el.shadowRoot) {
+    walkChildren(el.shadowRoot, childCtx, textShown, w, kids);
+  } else if (tag === "slot") {
+    walkSlot(el as HTMLSlotElement, childCtx, textShown, w, kids);
+  } else {
+    walkChildren(el, childCtx, textShown, w, kids);
+  }
+
+  if (tag === "label" && (el as HTMLLabelElement).control?.checkVisibility()) kids = kids.filter((k) => k.role !== "text");
+
+  if (!shown) {
+    // An invisible box (visibility:hidden, zero size, transparent) can hold visible descendants.
+    for (const k of kids) out.push(k);
+    return;
+  }
+
+  const actionable = isActionable(el, tag, role, style, ctx.parentPointer);
+  // Content: only the visible text this walk found in the children.
+  let name = accessibleName(el, role, { actionable, content: () => contentText(kids).join(" ") });
+  if (name.length > MAX_NAME) name = `${name.slice(0, MAX_NAME - 1)}…`;
+
+  const node: VirtualNode = { role: actionable && (role === "none" || role === "presentation") ? "generic" : role, tag, vp };
+  if (name) node.name = name;
+  if (actionable) {
+    const covered = vp === 0 && isCovered(el, rect, w.vw, w.vh);
+    if (covered) node.states = { covered: true };
+    else node.ref = refFor(el);
+  }
+  const states = statesOf(el, tag, node.role);
+  if (states) node.states = { ...node.states, ...states };
+  const value = node.role === "textbox" || node.role === "searchbox" || node.role === "combobox" || node.role === "slider" || node.role === "spinbutton" || editableRoot ? valueOf(el, tag) : undefined;
+  if (value !== undefined) node.value = value;
+  if (node.role === "link") {
+    const href = hrefOf(el);
+    if (href) node.href = href;
+  }
+  if (w.opts.includeBoxes) {
+    node.box = { x: Math.round(rect.x), y: Math.round(rect.y), width: Math.round(rect.width), height: Math.round(rect.height) };
+  }
+  // Name from content already says what the children say, unless they hold something to act on.
+  if (name && NAME_FROM_CONTENT.has(node.role) && !hasActionOrHeading(kids)) kids = [];
+  if ((tag === "img" || tag === "svg") && !name && !node.ref) return;
+
+  const transparent =
+    (node.role === "generic" || node.role === "none" || node.role === "presentation") &&
+    !node.name &&
+    !node.ref &&
+    !node.states &&
+    node.value === undefined &&
+    !node.box;
+  if (transparent) {
+    for (const k of kids) out.push(k);
+    return;
+  }
+  if (kids.length > 0) node.children = kids;
+  out.push(node);
+}
+
+/** Walks the visible DOM from `root` (the body by default) into a plain VirtualNode tree. */
+export function walkDocument(doc: Document, root: Element | null, opts: WalkOptions = {}): VirtualNode {
+  const view = doc.defaultView;
+  const w: Walk = { opts, vw: view?.innerWidth ?? 0, vh: view?.innerHeight ?? 0 };
+  const start = root ?? doc.body ?? doc.documentElement;
+  const ctx: Ctx = { clip: null, opacityZero: false, inSectioning: false, parentPointer: false, vp: 0 };
+  if (!start) return { role: "generic", tag: "body", vp: 0 };
+  if (!root) {
+    const children: VirtualNode[] = [];
+    walkChildren(start.shadowRoot ?? start, ctx, true, w, children);
+    return { role: "generic", tag: start.localName, vp: 0, children };
+  }
+  const out: VirtualNode[] = [];
+  walkElement(start, ctx, w, out);
+  return out.length === 1 && out[0] ? out[0] : { role: "generic", tag: start.localName, vp: 0, children: out };
+}

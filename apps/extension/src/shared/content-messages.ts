@@ -1,0 +1,69 @@
+import * as z from "@crumbs/schemas/zod-mini";
+import { snapshotOptionsSchema } from "../snapshot/snapshot.ts";
+import { framePlaceholderSchema, virtualNodeSchema } from "../snapshot/virtual-node.ts";
+import { actionErrorCodeSchema } from "./action-error.ts";
+import { guardSchema } from "./guard.ts";
+
+export const assessmentSchema = z.object({
+  risk: z.enum(["low", "medium", "high"]),
+  kind: z.optional(z.string()),
+  sentence: z.string(),
+  site: z.string(),
+});
+
+/** Every message the worker sends a content script (chrome.tabs.sendMessage, one frame at a time). */
+export const contentRequestSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("ping") }),
+  z.object({
+    kind: z.literal("snapshot"),
+    options: snapshotOptionsSchema,
+    /** Return the unrendered tree: the worker stitches frames and renders once for the whole page. */
+    raw: z._default(z.boolean(), false),
+  }),
+  z.object({
+    kind: z.literal("action"),
+    name: z.string().check(z.minLength(1)),
+    params: z._default(z.record(z.string(), z.unknown()), {}),
+    /** The document the refs came from; another document means the page changed: stale_ref. */
+    expect_doc: z.optional(z.string()),
+    /** Write actions from the bus: the checks this frame runs right before acting (content/guard.ts). */
+    guard: z.optional(guardSchema),
+  }),
+  z.object({ kind: z.literal("clear-highlight") }),
+]);
+export type ContentRequest = z.input<typeof contentRequestSchema>;
+
+export const contentResponseSchema = z.discriminatedUnion("ok", [
+  z.object({ ok: z.literal(true), doc_id: z.string(), data: z.unknown() }),
+  z.object({
+    ok: z.literal(false),
+    doc_id: z.string(),
+    code: actionErrorCodeSchema,
+    message: z.string(),
+    /** Set when the action waits for the user's confirmation. */
+    confirm: z.optional(assessmentSchema),
+  }),
+]);
+export type ContentResponse = z.infer<typeof contentResponseSchema>;
+
+export const renderedSchema = z.object({
+  text: z.string(),
+  refs: z.number().check(z.int()),
+  tokens: z.number().check(z.int()),
+  truncated: z.boolean(),
+  tree: z.optional(z.array(virtualNodeSchema)),
+});
+
+export const snapshotReplySchema = z.object({
+  url: z.string(),
+  title: z.string(),
+  /** Time the content script spent walking (and rendering, when it rendered), in ms. */
+  build_ms: z.number(),
+  rendered: z.optional(renderedSchema),
+  tree: z.optional(virtualNodeSchema),
+  /** Placeholders of this frame's iframes, for the worker to fill. */
+  frames: z.array(framePlaceholderSchema),
+  /** The token this frame last got from its parent: tells the worker which iframe element it is. */
+  probe: z.optional(z.string()),
+});
+export type SnapshotReply = z.infer<typeof snapshotReplySchema>;
