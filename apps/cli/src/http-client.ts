@@ -5,7 +5,8 @@ import type { ClientConfig } from "./client-config.ts";
 
 const apiErrorBodySchema = z.object({ error: z.string(), message: z.string().optional(), details: z.unknown().optional() });
 
-export type Query = Record<string, string | number | undefined>;
+/** An array value is sent as the parameter repeated (`tag=a&tag=b`). */
+export type Query = Record<string, string | number | readonly string[] | undefined>;
 
 export interface RequestOptions {
   query?: Query;
@@ -31,7 +32,11 @@ export interface HttpClient {
 export function createHttpClient(config: ClientConfig, fetchImpl: typeof fetch = fetch): HttpClient {
   const urlFor = (path: string, query?: Query) => {
     const url = new URL(config.url + path);
-    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries(query ?? {})) {
+      if (v === undefined) continue;
+      if (Array.isArray(v)) for (const one of v as readonly string[]) url.searchParams.append(k, one);
+      else url.searchParams.set(k, String(v));
+    }
     return url;
   };
 

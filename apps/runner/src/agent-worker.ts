@@ -2,11 +2,14 @@ import { filterSubjectFor, subscribeEvents, STREAM, type Subscription } from "@c
 import type { NatsConnection } from "nats";
 import { consumerNameFor, type Agent } from "./agent-def.ts";
 import { handleTrigger } from "./handle-trigger.ts";
+import { routeModel } from "./llm/model-route.ts";
 import type { ThinkDeps } from "./think.ts";
 
 export interface WorkerOptions {
   ackWaitMs: number;
   maxDeliver: number;
+  /** After each trigger: handled (and acked), or failed (redelivered). */
+  onTrigger?: (outcome: "ok" | "error") => void;
 }
 
 /**
@@ -57,7 +60,15 @@ export class AgentWorker {
       this.sub = await subscribeEvents(
         this.nc,
         selectors,
-        (event) => handleTrigger(this.deps, this.current, event),
+        async (event) => {
+          try {
+            await handleTrigger(this.deps, this.current, event);
+          } catch (err) {
+            this.opts.onTrigger?.("error");
+            throw err;
+          }
+          this.opts.onTrigger?.("ok");
+        },
         {
           durable: name,
           filterSubject,
@@ -82,6 +93,9 @@ export class AgentWorker {
         consumer: name,
         subject: filterSubject,
       });
+      // Said once here, not only in each answer: whoever runs the runner reads its log.
+      const route = routeModel(agent.def.model, this.deps.endpoints);
+      if (!route.ok) this.deps.log.warn("agent cannot answer until its model is configured", { agent: agent.def.agent_id, reason: route.reason });
     });
   }
 

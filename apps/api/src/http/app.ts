@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
-import { routePath } from "hono/route";
+import { defaultLogger, type Logger } from "@crumbs/telemetry";
 import type { Database } from "../db/database.ts";
 import { UnauthorizedError } from "../errors.ts";
 import { PrincipalCache } from "../keys/index.ts";
@@ -13,6 +13,7 @@ import { bearerToken, createAuthenticator, type Authenticate } from "./auth.ts";
 import type { AuthConfig } from "./auth-config.ts";
 import { requireRouteScope } from "./auth-scopes.ts";
 import type { AppEnv, RouteDeps } from "./context.ts";
+import { accessLog, requestIds } from "./access-log.ts";
 import { dashboardRoutes } from "./dashboard-ui.ts";
 import { createErrorHandler, errorBody } from "./errors.ts";
 import { agentConsumerRoutes } from "./routes/agent-consumers.ts";
@@ -56,11 +57,16 @@ export interface AppDeps {
   authFailRateLimit?: RateLimit;
   /** After `crumbs outbox retry` moved parked rows back: the relay's kick. */
   onOutboxRetry?: () => void;
+  /** The access log and unhandled errors, with the request id; default: @crumbs/telemetry's process logger. */
+  logger?: Logger;
+  /** Replaces `logger` for unhandled errors (tests that keep quiet). */
   log?: (msg: string, err?: unknown) => void;
 }
 
 export function createApp(deps: AppDeps) {
-  const log = deps.log ?? ((msg, err) => console.error(`[crumbs-api] ${msg}`, err ?? ""));
+  const logger = deps.logger ?? defaultLogger().child({ name: "api" });
+  const reportError = (msg: string, err: unknown, reqId: string | undefined) =>
+    deps.log ? deps.log(`${msg} (request ${reqId})`, err) : logger.error({ err, req_id: reqId }, msg);
   const metrics = deps.metrics ?? new Metrics();
   const notifier = deps.notifier ?? new ChangeNotifier(deps.nats);
   const principalCache = deps.principalCache ?? new PrincipalCache({ ttlMs: 10_000 });
@@ -87,15 +93,11 @@ export function createApp(deps: AppDeps) {
   const authFailures = authFailureLimiter(deps.authFailRateLimit);
 
   const app = new Hono<AppEnv>();
-  app.onError(createErrorHandler(log));
+  app.onError(createErrorHandler(reportError));
   app.notFound((c) => c.json(errorBody("not_found", `no route for ${c.req.method} ${c.req.path}`), 404));
 
-  app.use("*", async (c, next) => {
-    const started = performance.now();
-    await next();
-    const route = routePath(c, -1);
-    metrics.observeRequest(c.req.method, route === "*" ? "unmatched" : route, c.res.status, (performance.now() - started) / 1000);
-  });
+  app.use("*", requestIds());
+  app.use("*", accessLog(logger, metrics));
 
   app.route(
     "/",

@@ -31,7 +31,7 @@ export function healthRoutes(deps: {
     const outboxBacklog = deps.backlog ? await deps.backlog().catch(() => undefined) : undefined;
     const outboxParked = deps.parked ? await deps.parked().catch(() => undefined) : undefined;
     c.header("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-    return c.body(deps.metrics.render({ outboxBacklog, outboxParked }));
+    return c.body(await deps.metrics.render({ outboxBacklog, outboxParked }));
   });
 
   app.get("/v1/openapi.json", (c) => c.json((openapi ??= buildOpenApi()) as object));
