@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CrumbsError } from "@crumbs/schemas";
+import { CrumbsError, type ErrorDetails } from "@crumbs/schemas";
 
 const errorBodySchema = z.object({
   error: z.string(),
@@ -26,7 +26,7 @@ export class ApiResponseError extends CrumbsError {
         parsed.data.error,
         parsed.data.message ?? parsed.data.error,
         res.status,
-        parsed.data.details,
+        parsed.data.details as ErrorDetails | undefined,
       );
     }
     return new ApiResponseError(

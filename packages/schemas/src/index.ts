@@ -1,6 +1,7 @@
 // @crumbs/schemas: the envelope and known schemas, selectors, llm_hints and NATS naming. Pure logic.
 
 export * from "./contract/errors.ts";
+export * from "./contract/error-body.ts";
 export * from "./contract/reference-event.ts";
 export {
   BudgetExceededError,

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { parseSelectorParam } from "@crumbs/schemas";
+import { issuesFrom, parseSelectorParam } from "@crumbs/schemas";
 import { InvalidRequestError, NotFoundError, PreconditionRequiredError } from "../errors.ts";
 import type { SelectorFilter } from "../store/index.ts";
 
@@ -54,7 +54,7 @@ export function parseQuery<T extends z.ZodType>(schema: T, query: Record<string,
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new InvalidRequestError(`query parameter ${String(issue?.path[0] ?? "")}: ${issue?.message ?? "invalid"}`, {
-      issues: parsed.error.issues,
+      issues: issuesFrom(parsed.error.issues),
     });
   }
   return parsed.data;
@@ -71,7 +71,7 @@ export function bodyError(issues: z.core.$ZodIssue[]): InvalidRequestError {
   const first = issues[0];
   const field = first?.path.length ? first.path.map(String).join(".") : undefined;
   const what = field ? `body field ${field}: ${first?.message ?? "invalid"}` : (first?.message ?? "invalid");
-  return new InvalidRequestError(`the body does not match the request schema: ${what}`, { issues });
+  return new InvalidRequestError(`the body does not match the request schema: ${what}`, { issues: issuesFrom(issues) });
 }
 
 export const limitParam = (max: number, dflt: number) => z.coerce.number().int().min(1).max(max).default(dflt);
