@@ -40,10 +40,17 @@ export function idempotencyParam(
   return { key: key.data, fingerprint };
 }
 
+export const MAX_SELECTOR_PARAM = 16_384;
+
 /** `?selector=<JSON>`: validated and compiled by @crumbs/schemas (422 invalid_selector on anything wrong). */
 export function selectorParam(json: string | undefined): SelectorFilter | undefined {
   // A blank `selector=` means no selector, like an absent one.
   if (json === undefined || json.trim() === "") return undefined;
+  if (json.length > MAX_SELECTOR_PARAM) {
+    throw new InvalidRequestError(`query parameter selector: longer than ${MAX_SELECTOR_PARAM} characters`, {
+      issues: [{ path: ["selector"], code: "too_big", message: `at most ${MAX_SELECTOR_PARAM} characters` }],
+    });
+  }
   const compiled = parseSelectorParam(json);
   return { spec: compiled.selector, matches: (b, budget) => compiled.matches(b, budget) };
 }

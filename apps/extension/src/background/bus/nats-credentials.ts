@@ -57,7 +57,7 @@ export async function fetchNatsAuth(
     throw new NatsCredentialsError(0, `the crumbs API at ${opts.apiUrl} is unreachable: ${e instanceof Error ? e.message : String(e)}`);
   }
   const body: unknown = await res.json().catch(() => undefined);
-  if (res.status === 201) {
+  if (res.ok) {
     const c = credentialsSchema.parse(body);
     return {
       mode: "credentials",
