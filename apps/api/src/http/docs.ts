@@ -30,7 +30,9 @@ export function docsRoutes() {
     pageTitle: "crumbs API reference",
     withDefaultFonts: false,
     telemetry: false,
-    hideClientButton: false,
+    // Scalar's hosted extras (its AI agent, the developer toolbar with deploy and share) talk to scalar.com.
+    agent: { disabled: true },
+    showDeveloperTools: "never",
   });
   app.get("/docs", async (c, next) => {
     c.header("Content-Security-Policy", CSP);

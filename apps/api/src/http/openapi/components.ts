@@ -88,7 +88,7 @@ export const AUTH_ERRORS = [401, 403, 429] as const;
 export const RATE_LIMIT_HEADERS = rateHeaders;
 
 type ResponseHeaders = Extract<NonNullable<Extract<RouteConfig["responses"][number], { description: string }>["headers"]>, { [k: string]: unknown }>;
-type HeaderDoc = { description: string; schema: { type: "integer" | "string" } };
+type HeaderDoc = { description: string; required?: boolean; schema: { type: "integer" | "string" } };
 
 /** A JSON answer of `schema`. */
 export const json = <T extends z.ZodType>(schema: T, description: string, headers?: Record<string, HeaderDoc>) => ({
@@ -113,8 +113,10 @@ export function jsonBody(component: string, schema: z.ZodType, description?: str
   };
 }
 
-export const etagHeader = { ETag: { description: 'The version as an entity tag, e.g. "3"', schema: { type: "string" as const } } };
-export const locationHeader = { Location: { description: "The new resource's path", schema: { type: "string" as const } } };
+export const etagHeader = {
+  ETag: { description: 'An entity tag: the version, e.g. "3", or W/"<hash>" for pages and views', required: true, schema: { type: "string" as const } },
+};
+export const locationHeader = { Location: { description: "The new resource's path", required: true, schema: { type: "string" as const } } };
 
 /** `{id}` of a resource: documented as a uuid, checked by the handler (anything else is a 404, never a cast error). */
 export const idParam = (description: string) => z.object({ id: z.string().openapi({ format: "uuid", description }) });
@@ -148,4 +150,4 @@ export const selectorQuery = {
   description: "A Selector as JSON (schema_name, tags, context_match with JSONPath), at most 16,384 characters",
   content: { "application/json": { schema: { $ref: "#/components/schemas/Selector" } } },
 };
-export const notModified = { description: "Not Modified: the If-None-Match ETag is current", headers: etagHeader };
+export const notModified = { description: "Not Modified: the If-None-Match ETag is current", headers: etagHeader as ResponseHeaders };
