@@ -235,7 +235,8 @@ export function parseSelectorParam(json: string | undefined): CompiledSelector {
   try {
     value = JSON.parse(json);
   } catch (e) {
-    throw new InvalidSelectorError(`selector is not valid JSON: ${(e as Error).message}`);
+    const message = (e as Error).message;
+    throw new InvalidSelectorError(`selector is not valid JSON: ${message}`, { issues: [{ path: [], code: "invalid_json", message }] });
   }
   return compileSelector(value);
 }
