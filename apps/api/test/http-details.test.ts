@@ -70,6 +70,8 @@ describe("HTTP details: Location, conditional reads, 405, RateLimit", () => {
     }
     expect((await s.call("/v1/nothing-here", { method: "DELETE" })).status).toBe(404);
     expect((await s.call("/nothing-here", { token: null })).status).toBe(404);
+    // A method the path has, on a spelling the router does not serve, is a 404, never "405, Allow: GET".
+    expect((await s.call("/healthz/", { token: null })).status).toBe(404);
   });
 
   it("says where a token stands in RateLimit-* (draft-07) and answers 429 with Retry-After past the burst", async () => {

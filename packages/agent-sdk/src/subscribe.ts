@@ -90,9 +90,12 @@ export async function subscribeEvents(
     const messages = await consumer.consume({ max_messages: opts.batch ?? (name ? 8 : 256) });
     sub = new EventSubscription(name ?? "(ordered)", filterSubject, jetStreamSource(messages, Boolean(name)), iteration);
   }
-  if (opts.signal) {
-    if (opts.signal.aborted) await sub.stop();
-    else opts.signal.addEventListener("abort", () => void sub.stop(), { once: true });
+  const { signal } = opts;
+  if (signal) {
+    if (signal.aborted) await sub.stop();
+    const onAbort = () => void sub.stop();
+    signal.addEventListener("abort", onAbort, { once: true });
+    void sub.closed.then(() => signal.removeEventListener("abort", onAbort));
   }
   return sub;
 }

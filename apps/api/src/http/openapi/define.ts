@@ -24,8 +24,8 @@ export const newRouter = () => new OpenAPIHono<AppEnv>();
 
 /**
  * Registers the operation in the document and the handler in Hono, with the scope check and the
- * query and path parameters parsed by the operation's own zod schemas (400 invalid_request naming
- * the parameter). Request bodies are documented by reference and read by the handler itself
+ * query parameters parsed by the operation's own zod schema (400 invalid_request naming the
+ * parameter). Request bodies are documented by reference and read by the handler itself
  * (readJsonBody: size, depth and the contract's error codes), not by a generic JSON validator.
  */
 export function defineRoute<R extends ApiRoute>(
