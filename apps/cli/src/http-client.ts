@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ApiResponseError } from "@crumbs/agent-sdk";
+import type { ErrorDetails } from "@crumbs/schemas";
 import { CliError } from "./errors.ts";
 import type { ClientConfig } from "./client-config.ts";
 
@@ -84,7 +85,7 @@ async function toApiError(res: Response): Promise<ApiResponseError> {
   }
   const body = apiErrorBodySchema.safeParse(parsed);
   if (body.success) {
-    return new ApiResponseError(body.data.error, body.data.message ?? res.statusText, res.status, body.data.details);
+    return new ApiResponseError(body.data.error, body.data.message ?? res.statusText, res.status, body.data.details as ErrorDetails | undefined);
   }
   return new ApiResponseError(`http_${res.status}`, text.slice(0, 200) || res.statusText, res.status);
 }

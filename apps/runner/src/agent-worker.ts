@@ -1,4 +1,4 @@
-import { filterSubjectFor, subscribeEvents, STREAM, type Subscription } from "@crumbs/agent-sdk";
+import { filterSubjectFor, handleEvents, subscribeEvents, STREAM, type BreadcrumbEvent, type EventSubscription } from "@crumbs/agent-sdk";
 import type { NatsConnection } from "nats";
 import { consumerNameFor, type Agent } from "./agent-def.ts";
 import { handleTrigger } from "./handle-trigger.ts";
@@ -20,7 +20,7 @@ export interface WorkerOptions {
  */
 export class AgentWorker {
   private current: Agent;
-  private sub: Subscription | undefined;
+  private sub: EventSubscription | undefined;
   private consumer: string | undefined;
   private selectorsKey: string | undefined;
   private queue: Promise<void> = Promise.resolve();
@@ -57,19 +57,23 @@ export class AgentWorker {
       const old = { sub: this.sub, name: this.consumer };
       this.sub = undefined;
       await old.sub?.stop();
-      this.sub = await subscribeEvents(
-        this.nc,
-        selectors,
-        async (event) => {
-          try {
-            await handleTrigger(this.deps, this.current, event);
-          } catch (err) {
-            this.opts.onTrigger?.("error");
-            throw err;
-          }
-          this.opts.onTrigger?.("ok");
-        },
-        {
+      const onError = (err: unknown, event: { id: string } | undefined) =>
+        this.deps.log.error("trigger failed, will be redelivered", {
+          agent: agent.def.agent_id,
+          trigger: event?.id,
+          error: String(err),
+        });
+      const onTrigger = async (event: BreadcrumbEvent) => {
+        try {
+          await handleTrigger(this.deps, this.current, event);
+        } catch (err) {
+          this.opts.onTrigger?.("error");
+          throw err;
+        }
+        this.opts.onTrigger?.("ok");
+      };
+      this.sub = handleEvents(
+        await subscribeEvents(this.nc, selectors, {
           durable: name,
           filterSubject,
           http: this.deps.http,
@@ -77,13 +81,10 @@ export class AgentWorker {
           deliver: { since: agent.updatedAt },
           ackWaitMs: this.opts.ackWaitMs,
           maxDeliver: this.opts.maxDeliver,
-          onError: (err, event) =>
-            this.deps.log.error("trigger failed, will be redelivered", {
-              agent: agent.def.agent_id,
-              trigger: event?.id,
-              error: String(err),
-            }),
-        },
+          onError,
+        }),
+        onTrigger,
+        { onError },
       );
       this.consumer = name;
       this.selectorsKey = key;

@@ -1,9 +1,10 @@
 import {
   ApiResponseError,
+  handleEvents,
   subscribeEvents,
   type Breadcrumb,
   type BreadcrumbEvent,
-  type Subscription,
+  type EventSubscription,
 } from "@crumbs/agent-sdk";
 import type { Agent } from "./agent-def.ts";
 import { AgentRegistry } from "./agent-registry.ts";
@@ -71,7 +72,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   const nc = await connectRunnerNats(opts);
   const registry = new AgentRegistry(nc, deps, { ackWaitMs, maxDeliver: 5, onTrigger: (outcome) => metrics.triggers.inc({ outcome }) });
   metrics.sampleConsumers(nc, () => registry.consumers());
-  const subs: Subscription[] = [];
+  const subs: EventSubscription[] = [];
   let metricsServer: MetricsServer | undefined;
   let closing = false;
 
@@ -103,44 +104,30 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
 
   try {
     // Follow first, then list: a definition written in between is seen by one or the other.
-    subs.push(
-      await subscribeEvents(nc, { schema_name: "agent.def.v1" }, onDefEvent, {
-        http,
-        onError: (err) => {
-          log.warn("agent definition event failed; resyncing", { error: String(err) });
-          void resync();
-        },
-      }),
-    );
+    const onDefError = (err: unknown) => {
+      log.warn("agent definition event failed; resyncing", { error: String(err) });
+      void resync();
+    };
+    subs.push(handleEvents(await subscribeEvents(nc, { schema_name: "agent.def.v1" }, { http, onError: onDefError }), onDefEvent, { onError: onDefError }));
     await registry.sync(await listDefs().catch((err: unknown) => {
       throw apiStartupError(opts.crumbsUrl, err);
     }));
+    const onResultError = (err: unknown, event: { id: string } | undefined) =>
+      log.error("action result failed", { result: event?.id, error: String(err) });
     subs.push(
-      await subscribeEvents(
-        nc,
-        { schema_name: "browser.action.result.v1" },
+      handleEvents(
+        await subscribeEvents(nc, { schema_name: "browser.action.result.v1" }, { queue: RESULTS_CONSUMER, http, types: ["created"], ackWaitMs, onError: onResultError }),
         (e) => handleActionResult(deps, (o, a) => registry.find(o, a), e),
-        {
-          queue: RESULTS_CONSUMER,
-          http,
-          types: ["created"],
-          ackWaitMs,
-          onError: (err, event) =>
-            log.error("action result failed", { result: event?.id, error: String(err) }),
-        },
+        { onError: onResultError },
       ),
     );
+    const onCancelError = (err: unknown, event: { id: string } | undefined) =>
+      log.error("task cancel failed", { cancel: event?.id, error: String(err) });
     subs.push(
-      await subscribeEvents(
-        nc,
-        { schema_name: TASK_CANCEL_SCHEMA },
+      handleEvents(
+        await subscribeEvents(nc, { schema_name: TASK_CANCEL_SCHEMA }, { queue: CANCELS_CONSUMER, types: ["created"], ackWaitMs, onError: onCancelError }),
         (e) => handleCancel(http, (o, a) => registry.find(o, a), e),
-        {
-          queue: CANCELS_CONSUMER,
-          types: ["created"],
-          ackWaitMs,
-          onError: (err, event) => log.error("task cancel failed", { cancel: event?.id, error: String(err) }),
-        },
+        { onError: onCancelError },
       ),
     );
     if (opts.metricsPort !== undefined) {

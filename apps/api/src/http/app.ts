@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { Hono } from "hono";
 import { defaultLogger, type Logger } from "@crumbs/telemetry";
 import type { Database } from "../db/database.ts";
 import { UnauthorizedError } from "../errors.ts";
@@ -11,10 +10,13 @@ import { countParked } from "../outbox/parked.ts";
 import { createSchemaDefHintsLookup, type StoreDeps } from "../store/index.ts";
 import { bearerToken, createAuthenticator, type Authenticate } from "./auth.ts";
 import type { AuthConfig } from "./auth-config.ts";
-import { requireRouteScope } from "./auth-scopes.ts";
-import type { AppEnv, RouteDeps } from "./context.ts";
+import type { RouteDeps } from "./context.ts";
 import { accessLog, requestIds } from "./access-log.ts";
 import { dashboardRoutes } from "./dashboard-ui.ts";
+import { docsRoutes } from "./docs.ts";
+import { methodNotAllowed } from "./method-not-allowed.ts";
+import { buildDocument } from "./openapi/document.ts";
+import { newRouter } from "./openapi/define.ts";
 import { createErrorHandler, errorBody } from "./errors.ts";
 import { agentConsumerRoutes } from "./routes/agent-consumers.ts";
 import { breadcrumbRoutes } from "./routes/breadcrumbs.ts";
@@ -92,18 +94,28 @@ export function createApp(deps: AppDeps) {
   };
   const authFailures = authFailureLimiter(deps.authFailRateLimit);
 
-  const app = new Hono<AppEnv>();
+  const app = newRouter();
   app.onError(createErrorHandler(reportError));
   app.notFound((c) => c.json(errorBody("not_found", `no route for ${c.req.method} ${c.req.path}`), 404));
 
   app.use("*", requestIds());
   app.use("*", accessLog(logger, metrics));
+  app.use("*", methodNotAllowed(app as never));
 
+  let document: object | undefined;
   app.route(
     "/",
-    healthRoutes({ database: deps.database, nats: deps.nats, metrics, backlog: deps.backlog, parked: () => countParked(deps.database.db) }),
+    healthRoutes({
+      database: deps.database,
+      nats: deps.nats,
+      metrics,
+      backlog: deps.backlog,
+      parked: () => countParked(deps.database.db),
+      document: () => (document ??= buildDocument(app)),
+    }),
   );
   app.route("/", dashboardRoutes());
+  app.route("/", docsRoutes());
 
   app.use("/v1/*", async (c, next) => {
     const token = bearerToken(c.req.header("authorization"));
@@ -116,7 +128,6 @@ export function createApp(deps: AppDeps) {
     await next();
   });
   app.use("/v1/*", rateLimit({ keys: deps.auth?.rateLimit, admin: deps.auth?.adminRateLimit }));
-  app.use("/v1/*", requireRouteScope());
   app.route("/v1/breadcrumbs", breadcrumbRoutes(routeDeps));
   app.route("/v1/events", eventRoutes(routeDeps));
   app.route("/v1/stats", schemaCountRoutes(routeDeps));
