@@ -9,6 +9,7 @@ export {
   type ListQuery,
   type Page,
 } from "./http-client.ts";
+export type { EventStreamItem, EventStreamQuery } from "./event-stream.ts";
 export { ApiResponseError, ApiTimeoutError, ApiUnreachableError } from "./errors.ts";
 export { subscribeEvents, STREAM, type SubscribeOptions } from "./subscribe.ts";
 export { EventSubscription, handleEvents, type Delivery } from "./event-subscription.ts";
@@ -27,5 +28,18 @@ export {
   type KnownContexts,
   type KnownSchemaName,
 } from "./known.ts";
-export { breadcrumbSchema, breadcrumbEventSchema, llmViewSchema, type LlmView, type PatchBreadcrumb } from "./wire.ts";
+export {
+  breadcrumbSchema,
+  breadcrumbEventSchema,
+  llmViewSchema,
+  type AgentConsumerList,
+  type ApiKey,
+  type ApiKeyList,
+  type LlmView,
+  type NatsCredentials,
+  type NewApiKey,
+  type ParkedOutboxPage,
+  type PatchBreadcrumb,
+  type SchemaCounts,
+} from "./wire.ts";
 export { ERROR_CODES, CrumbsError, type ErrorCode, type ErrorDetails, type ErrorIssue } from "@crumbs/schemas";
