@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STREAM, type Breadcrumb } from "@crumbs/agent-sdk";
 import { waitFor } from "@crumbs/testkit";
 import type { RecordedRequest } from "@crumbs/testkit";
-import { chatMessage, listAll, startStack, waitForCount, type TestStack } from "./stack.ts";
+import { actionResult, chatMessage, listAll, startStack, waitForCount, type TestStack } from "./stack.ts";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 const ACK_WAIT_MS = 3_000;
@@ -186,17 +186,7 @@ describe("the only runner process killed mid-task", () => {
     expect(atKill.map(replyTo).sort()).toEqual(before.map((b) => b.id).sort());
 
     // The browser answers while no runner runs: the result waits on the durable results consumer.
-    await s.client.create({
-      schema_name: "browser.action.result.v1",
-      title: "click ok",
-      tags: ["browser:action-result", "extension:ext-k"],
-      context: {
-        request_id: action!.context.request_id,
-        action_id: action!.id,
-        status: "ok",
-        observation: { url: "https://example.com/signup", title: "Signup", url_changed: true },
-      },
-    });
+    await s.client.create(actionResult(action!, ["extension:ext-k"]));
     const jsm = await nc.jetstreamManager();
     await waitFor(
       async () => (await jsm.consumers.info(STREAM, "crumbs_runner_action_results")).num_pending === 1,
