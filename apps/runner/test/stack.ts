@@ -1,5 +1,7 @@
 import { loadApiConfig, mintRunnerUser, startApi, type NatsTrust, type RunningApi } from "@crumbs/api";
+import { spawn, type ChildProcess } from "node:child_process";
 import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import { CrumbsClient, type Breadcrumb, type CreateBreadcrumb } from "@crumbs/agent-sdk";
 import { connect } from "nats";
 import { STREAM_NAME } from "@crumbs/schemas";
@@ -110,6 +112,31 @@ export function pageContext(extension: string, title = "Pricing - Example") {
       snapshot: { text: '- heading "Pricing" [level=1]\n- button "Get started" [ref=e12]', refs: 1 },
     },
   };
+}
+
+const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
+
+/** A child process whose stdout and stderr are collected in `output`; `exited` resolves with its exit code. */
+export type Proc = ChildProcess & { output: string[]; exited: Promise<number | null> };
+
+/** `node ARGS` from the repository root with the test's environment plus `env`, as a deployment runs it. */
+export function spawnNode(args: string[], env: Record<string, string>): Proc {
+  const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] }) as Proc;
+  child.output = [];
+  child.exited = new Promise((resolve) => child.once("exit", resolve));
+  child.stdout?.on("data", (d: Buffer) => child.output.push(d.toString()));
+  child.stderr?.on("data", (d: Buffer) => child.output.push(d.toString()));
+  return child;
+}
+
+/** `crumbs ARGS` (`api`, `runner`) as a real process, configured by environment like in docker compose. */
+export function spawnCrumbs(args: string[], env: Record<string, string>): Proc {
+  return spawnNode(["apps/cli/bin/crumbs.js", ...args], { LOG_LEVEL: "info", ...env }); // "agent running" is an info line
+}
+
+/** Waits until the process has printed `text`; a timeout shows what it printed. */
+export async function waitForOutput(p: Proc, text: string, timeout = 20_000): Promise<void> {
+  await waitFor(() => p.output.join("").includes(text), { timeout, message: `"${text}"; output: ${p.output.join("").slice(-2_000)}` });
 }
 
 /** The page assistant's agent.def.v1, as `crumbs start` installs it (apps/runner/agents/page-assistant.json). */
