@@ -45,7 +45,7 @@ export async function listAgents(http: CrumbsHttp): Promise<AgentCrumb[]> {
 }
 
 /** Same title, same set of tags, same context (objects compared by content, not key order). */
-export function sameDefinition(existing: AgentCrumb, body: AgentBody): boolean {
+function sameDefinition(existing: AgentCrumb, body: AgentBody): boolean {
   const tags = (t: readonly string[]) => [...new Set(t)].sort();
   return (
     existing.title === body.title &&

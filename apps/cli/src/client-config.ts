@@ -4,7 +4,7 @@ import type { CliContext } from "./context.ts";
 import { CliError } from "./errors.ts";
 import { readDevToken } from "./dev-token.ts";
 
-export const DEFAULT_CRUMBS_URL = "http://127.0.0.1:8081";
+const DEFAULT_CRUMBS_URL = "http://127.0.0.1:8081";
 
 const clientEnvSchema = z.object({
   CRUMBS_URL: z

@@ -1,5 +1,5 @@
 export { CrumbsClient, connectNats, type ConnectNatsOptions, type CrumbsClientOptions } from "./client.ts";
-export { NatsCredsError, natsCredsAuthenticator, readNatsCreds } from "./nats-creds.ts";
+export { NatsCredsError } from "./nats-creds.ts";
 export {
   CrumbsHttp,
   type CallOptions,
@@ -14,10 +14,8 @@ export { ApiResponseError, ApiTimeoutError, ApiUnreachableError } from "./errors
 export { subscribeEvents, STREAM, type SubscribeOptions } from "./subscribe.ts";
 export { EventSubscription, handleEvents, type Delivery } from "./event-subscription.ts";
 export { replayEvents, type ReplayOptions } from "./replay.ts";
-export { fullEvent, type ReferenceHttp } from "./reference.ts";
-export { replyTo, respondTo, replyKey, sessionOf, createOnce } from "./reply.ts";
-export { selectorMatcher, filterSubjectFor, type Selector, type SelectorInput, type EventKind } from "./selector.ts";
-export { coveringSubject, subjectMatches } from "./filter-subject.ts";
+export { replyTo, respondTo, sessionOf, createOnce } from "./reply.ts";
+export { filterSubjectFor, type Selector, type SelectorInput } from "./selector.ts";
 export {
   hasSchema,
   type Breadcrumb,
@@ -29,9 +27,6 @@ export {
   type KnownSchemaName,
 } from "./known.ts";
 export {
-  breadcrumbSchema,
-  breadcrumbEventSchema,
-  llmViewSchema,
   type AgentConsumerList,
   type ApiKey,
   type ApiKeyList,

@@ -22,7 +22,7 @@ export const natsInit = (usage: string) => async (args: string[], ctx: CliContex
 
 
 /** Writes a fresh operator + account into `dir`; refuses to overwrite any file. */
-export async function writeNatsKeys(dir: string): Promise<void> {
+async function writeNatsKeys(dir: string): Promise<void> {
   // Loaded here, not with the command: `crumbs keys list` and `--help` never load the API.
   const { createNatsTrust, mintRunnerUser } = await import("@crumbs/api");
   await mkdir(dir, { recursive: true, mode: 0o700 });
