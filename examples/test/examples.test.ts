@@ -1,34 +1,23 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waitFor, waitForConsumerDrained } from "@crumbs/testkit";
+import { waitForConsumerDrained } from "@crumbs/testkit";
 import { STREAM } from "@crumbs/agent-sdk";
 import {
   chatMessage,
   listAll,
   pageContext,
+  spawnNode,
   startStack,
   waitForCount,
+  waitForOutput,
   type TestStack,
 } from "../../apps/runner/test/stack.ts";
+import { runCli } from "../../apps/cli/test/run-cli.ts";
 
-const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 
-function run(file: string, env: Record<string, string>): ChildProcess & { output: string[] } {
-  const child = spawn(process.execPath, ["--import", "tsx", file], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  }) as ChildProcess & { output: string[] };
-  child.output = [];
-  child.stdout?.on("data", (d: Buffer) => child.output.push(d.toString()));
-  child.stderr?.on("data", (d: Buffer) => child.output.push(d.toString()));
-  return child;
-}
-
-async function started(child: ChildProcess & { output: string[] }, text: string) {
-  await waitFor(() => child.output.join("").includes(text), { timeout: 20_000, message: text });
-}
+/** An example as its README runs it: TypeScript through tsx. */
+const run = (file: string, env: Record<string, string>) => spawnNode(["--import", "tsx", file], env);
+const started = waitForOutput;
 
 describe("example agents", () => {
   let s: TestStack;
@@ -83,20 +72,11 @@ describe("example agents", () => {
     }
     const selector = '{"schema_name":"browser.page.context.v1"}';
 
-    const replay = (args: string[]) =>
-      new Promise<string>((resolve, reject) => {
-        const c = spawn(process.execPath, ["apps/cli/bin/crumbs.js", "replay", ...args], {
-          cwd: repoRoot,
-          env: { ...process.env, ...s.env },
-          stdio: ["ignore", "pipe", "pipe"],
-        });
-        let out = "";
-        c.stdout.on("data", (d: Buffer) => (out += d.toString()));
-        c.stderr.on("data", (d: Buffer) => (out += d.toString()));
-        c.on("exit", (code) =>
-          code === 0 ? resolve(out) : reject(new Error(`replay exited ${code}: ${out}`)),
-        );
-      });
+    const replay = async (args: string[]) => {
+      const r = await runCli(["replay", ...args], { env: { ...process.env, ...s.env } });
+      if (r.code !== 0) throw new Error(`replay exited ${r.code}: ${r.stdout}${r.stderr}`);
+      return r.stdout + r.stderr;
+    };
     const printed = await replay(["--selector", selector, "--since", "1h", "--json"]);
     const events = printed
       .split("\n")

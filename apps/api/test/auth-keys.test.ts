@@ -1,12 +1,10 @@
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../src/http/auth.ts";
 import { apiKeys } from "../src/db/schema.ts";
+import { cleanEnv, runCli } from "../../cli/test/run-cli.ts";
 import { startStack, TOKEN, type TestStack } from "./stack.ts";
 
-const cliBin = fileURLToPath(new URL("../../cli/bin/crumbs.js", import.meta.url));
 let stack: TestStack;
 let url: string;
 
@@ -25,17 +23,7 @@ const createKey = async (body: Record<string, unknown>) => {
 };
 const note = { schema_name: "note.v1", title: "n", context: {} };
 
-function crumbs(args: string[], token = TOKEN) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [cliBin, ...args], { env: { ...process.env, CRUMBS_URL: url, CRUMBS_TOKEN: token } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const crumbs = (args: string[], token = TOKEN) => runCli(args, { env: cleanEnv({ CRUMBS_URL: url, CRUMBS_TOKEN: token }) });
 
 describe("API keys", () => {
   it("a token is shown once, stored only as its sha256, and works for its owner", async () => {

@@ -1,39 +1,22 @@
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { connect, jwtAuthenticator, type NatsConnection, type NatsError } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, NatsServer, waitFor, type TestDatabase } from "@crumbs/testkit";
-import { assembleApi, type ApiStack } from "../src/assemble.ts";
-import { loadApiConfig } from "../src/config.ts";
-import { createNatsTrust } from "../src/nats-auth/index.ts";
-import { closeServer, listen } from "../src/server.ts";
+import { waitFor } from "@crumbs/testkit";
+import { cleanEnv, runCli } from "../../cli/test/run-cli.ts";
+import { startLockedStack, TOKEN, type TestStack } from "./stack.ts";
 
 /**
  * Owner A's token against owner B's data, through every door: HTTP reads and
  * writes, history, events, SSE, the CLI's replay, key management, and NATS
  * with the credentials the API mints, on a nats-server that is not open.
  */
-const ADMIN = "isolation-admin-token-0123456789";
-const cliBin = fileURLToPath(new URL("../../cli/bin/crumbs.js", import.meta.url));
-
-let pg: TestDatabase;
-let natsServer: NatsServer;
-let stack: ApiStack;
-let server: Awaited<ReturnType<typeof listen>>;
+let stack: TestStack;
 let url: string;
 const tokens = { A: "", B: "", adminA: "" };
 const conns: NatsConnection[] = [];
 
-const call = (path: string, token: string, init: RequestInit & { json?: unknown } = {}) => {
-  const headers = new Headers(init.headers);
-  headers.set("authorization", `Bearer ${token}`);
-  if (init.json !== undefined) headers.set("content-type", "application/json");
-  return Promise.resolve(
-    stack.app.request(path, { ...init, headers, body: init.json === undefined ? init.body : JSON.stringify(init.json) }),
-  );
-};
+const call = (path: string, token: string, init: RequestInit & { json?: unknown } = {}) => stack.call(path, { ...init, token });
 const createKey = async (owner: string, scopes: string[]) => {
-  const res = await call("/v1/keys", ADMIN, { method: "POST", json: { owner, scopes, name: `${owner}-${scopes.join("+")}` } });
+  const res = await call("/v1/keys", TOKEN, { method: "POST", json: { owner, scopes, name: `${owner}-${scopes.join("+")}` } });
   expect(res.status).toBe(201);
   return ((await res.json()) as { token: string }).token;
 };
@@ -44,22 +27,8 @@ const put = async (token: string, title: string) => {
 };
 
 beforeAll(async () => {
-  const trust = createNatsTrust();
-  [pg, natsServer] = await Promise.all([
-    createTestDatabase("crumbs_isolation"),
-    NatsServer.start({ websocket: true, extraConfig: trust.serverConfig }),
-  ]);
-  const config = loadApiConfig({
-    DATABASE_URL: pg.url,
-    NATS_URL: natsServer.url,
-    CRUMBS_TOKEN: ADMIN,
-    CRUMBS_NATS_ACCOUNT_SEED: trust.accountSeed,
-    CRUMBS_RELAY_POLL_MS: "100",
-  });
-  stack = await assembleApi({ config, log: () => {} });
-  server = await listen(stack.app.fetch, "127.0.0.1", 0);
-  const addr = server.address();
-  url = `http://127.0.0.1:${typeof addr === "object" && addr ? addr.port : 0}`;
+  stack = await startLockedStack({ CRUMBS_RELAY_POLL_MS: "100" }, { websocket: true });
+  url = await stack.serve();
   tokens.A = await createKey("A", ["read", "write", "subscribe"]);
   tokens.B = await createKey("B", ["read", "write", "subscribe"]);
   tokens.adminA = await createKey("A", ["admin", "read"]);
@@ -67,10 +36,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const nc of conns) await nc.close().catch(() => {});
-  if (server) await closeServer(server);
-  await stack?.close();
-  await natsServer?.dispose();
-  await pg?.drop();
+  await stack?.dispose();
 });
 
 describe("owner isolation over HTTP", () => {
@@ -190,16 +156,9 @@ describe("owner isolation over HTTP", () => {
   });
 
   it("crumbs replay with A's token prints only A's events", async () => {
-    const out = await new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, [cliBin, "replay", "--json", "--after", "0"], {
-        env: { ...process.env, CRUMBS_URL: url, CRUMBS_TOKEN: tokens.A, NATS_URL: "", DATABASE_URL: "" },
-      });
-      let stdout = "";
-      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-      child.once("error", reject);
-      child.once("close", (code) => (code === 0 ? resolve(stdout) : reject(new Error(`exit ${code}`))));
-    });
-    const events = out.trim().split("\n").map((l) => JSON.parse(l) as { owner: string; title: string });
+    const replay = await runCli(["replay", "--json", "--after", "0"], { env: cleanEnv({ CRUMBS_URL: url, CRUMBS_TOKEN: tokens.A }) });
+    expect(replay.code, replay.stderr).toBe(0);
+    const events = replay.stdout.trim().split("\n").map((l) => JSON.parse(l) as { owner: string; title: string });
     expect(events.length).toBeGreaterThan(1);
     expect(events.every((e) => e.owner === "A")).toBe(true);
   });
@@ -216,7 +175,7 @@ describe("owner isolation over HTTP", () => {
     const listed = (await (await call("/v1/keys", tokens.adminA)).json()) as { items: { id: string; owner: string }[] };
     expect(new Set(listed.items.map((k) => k.owner))).toEqual(new Set(["A"]));
     // B's key ids are "not found" to A, so A can neither revoke nor probe them.
-    const all = (await (await call("/v1/keys?owner=B", ADMIN)).json()) as { items: { id: string }[] };
+    const all = (await (await call("/v1/keys?owner=B", TOKEN)).json()) as { items: { id: string }[] };
     const bKey = all.items[0]!.id;
     expect((await call(`/v1/keys/${bKey}`, tokens.adminA, { method: "DELETE" })).status).toBe(404);
     expect((await call("/v1/breadcrumbs", tokens.B)).status).toBe(200);
@@ -230,7 +189,7 @@ async function natsAs(token: string, kind: "agent" | "extension" = "agent") {
   const res = await call("/v1/nats/credentials", token, { method: "POST", json });
   expect(res.status).toBe(200);
   const creds = (await res.json()) as { jwt: string; seed: string; owner: string };
-  const nc = await connect({ servers: natsServer.url, authenticator: jwtAuthenticator(creds.jwt, new TextEncoder().encode(creds.seed)) });
+  const nc = await connect({ servers: stack.natsServer.url, authenticator: jwtAuthenticator(creds.jwt, new TextEncoder().encode(creds.seed)) });
   conns.push(nc);
   const errors: string[] = [];
   void (async () => {

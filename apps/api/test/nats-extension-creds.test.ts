@@ -1,37 +1,25 @@
 import { connect, jwtAuthenticator, AckPolicy, DeliverPolicy, type NatsConnection, type NatsError } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, NatsServer, waitFor, type TestDatabase } from "@crumbs/testkit";
-import { assembleApi, type ApiStack } from "../src/assemble.ts";
-import { loadApiConfig } from "../src/config.ts";
-import { createNatsTrust } from "../src/nats-auth/index.ts";
+import { waitFor } from "@crumbs/testkit";
+import { startLockedStack, TOKEN, type TestStack } from "./stack.ts";
 
 /**
  * The extension's NATS credentials on a locked nats-server 2.9: its one durable
  * pull consumer, bound to its owner's action subject by the filtered create
  * subject, works end to end; every way to widen it is refused.
  */
-const ADMIN = "ext-creds-admin-token-0123456789";
 const EXT = "abcdefghijklmnop";
 const DURABLE = `crumbs-ext-A-${EXT}`;
 const A_ACTIONS = "crumbs.A.created.browser.action.v1";
 
-let pg: TestDatabase;
-let natsServer: NatsServer;
-let stack: ApiStack;
+let stack: TestStack;
 const tokens = { A: "", B: "" };
 const conns: NatsConnection[] = [];
 
-const call = (path: string, token: string, json?: unknown) =>
-  Promise.resolve(
-    stack.app.request(path, {
-      method: json === undefined ? "GET" : "POST",
-      headers: { authorization: `Bearer ${token}`, ...(json === undefined ? {} : { "content-type": "application/json" }) },
-      body: json === undefined ? undefined : JSON.stringify(json),
-    }),
-  );
+const call = (path: string, token: string, json?: unknown) => stack.call(path, { token, ...(json === undefined ? {} : { method: "POST", json }) });
 
 async function createKey(owner: string) {
-  const res = await call("/v1/keys", ADMIN, { owner, scopes: ["read", "write", "subscribe"] });
+  const res = await call("/v1/keys", TOKEN, { owner, scopes: ["read", "write", "subscribe"] });
   expect(res.status).toBe(201);
   return ((await res.json()) as { token: string }).token;
 }
@@ -48,7 +36,7 @@ async function extensionNats(token: string, extensionId = EXT) {
   expect(res.status).toBe(200);
   const creds = (await res.json()) as ExtensionCreds;
   const nc = await connect({
-    servers: natsServer.url,
+    servers: stack.natsServer.url,
     authenticator: jwtAuthenticator(creds.jwt, new TextEncoder().encode(creds.seed)),
     inboxPrefix: creds.extension.inbox_prefix,
   });
@@ -91,25 +79,14 @@ const consumerInfo = async (name: string) =>
   (await stack.nats.nc.jetstreamManager()).consumers.info("CRUMBS", name).catch(() => undefined);
 
 beforeAll(async () => {
-  const trust = createNatsTrust();
-  [pg, natsServer] = await Promise.all([createTestDatabase("crumbs_ext_creds"), NatsServer.start({ extraConfig: trust.serverConfig })]);
-  const config = loadApiConfig({
-    DATABASE_URL: pg.url,
-    NATS_URL: natsServer.url,
-    CRUMBS_TOKEN: ADMIN,
-    CRUMBS_NATS_ACCOUNT_SEED: trust.accountSeed,
-    CRUMBS_RELAY_POLL_MS: "100",
-  });
-  stack = await assembleApi({ config, log: () => {} });
+  stack = await startLockedStack({ CRUMBS_RELAY_POLL_MS: "100" });
   tokens.A = await createKey("A");
   tokens.B = await createKey("B");
 }, 60_000);
 
 afterAll(async () => {
   for (const nc of conns) await nc.close().catch(() => {});
-  await stack?.close();
-  await natsServer?.dispose();
-  await pg?.drop();
+  await stack?.dispose();
 });
 
 describe("extension NATS credentials (locked nats-server)", () => {

@@ -1,9 +1,8 @@
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { connect, type Msg, type NatsConnection } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CrumbsClient, handleEvents, type BreadcrumbEvent } from "@crumbs/agent-sdk";
 import { waitFor } from "@crumbs/testkit";
+import { cleanEnv, runCli } from "../../cli/test/run-cli.ts";
 import { startStack, TOKEN, type TestStack } from "./stack.ts";
 
 /**
@@ -14,7 +13,6 @@ import { startStack, TOKEN, type TestStack } from "./stack.ts";
  * and every other owner's events keep flowing, in order per owner.
  */
 const MAX_PAYLOAD = 32 * 1024;
-const cliBin = fileURLToPath(new URL("../../cli/bin/crumbs.js", import.meta.url));
 
 interface Seen {
   owner: string;
@@ -62,18 +60,7 @@ describe("relay under max_payload", () => {
   };
   const seqsOf = (owner: string) => seen.filter((e) => e.owner === owner).map((e) => e.seq);
   const inOrder = (xs: number[]) => xs.every((x, i) => i === 0 || xs[i - 1]! < x);
-  const crumbs = (...args: string[]) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const env: NodeJS.ProcessEnv = { ...process.env, CRUMBS_URL: url, CRUMBS_TOKEN: TOKEN };
-      for (const k of ["DATABASE_URL", "NATS_URL", "PORT"]) delete env[k];
-      const child = spawn(process.execPath, [cliBin, ...args], { env });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-      child.once("error", reject);
-      child.once("close", (code) => resolve({ code, stdout, stderr }));
-    });
+  const crumbs = (...args: string[]) => runCli(args, { env: cleanEnv({ CRUMBS_URL: url, CRUMBS_TOKEN: TOKEN }) });
 
   it("sends an oversized event as a reference event, the SDK hands the handler the full breadcrumb, and every owner keeps flowing", async () => {
     const client = new CrumbsClient({ url, token: TOKEN, natsUrl: s.natsServer.url });

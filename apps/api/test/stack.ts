@@ -4,6 +4,7 @@ import { createTestDatabase, NatsServer, type NatsServerOptions, type TestDataba
 import { assembleApi, type ApiStack } from "../src/assemble.ts";
 import { loadApiConfig, type ApiConfig } from "../src/config.ts";
 import { rowsOf } from "../src/db/database.ts";
+import { createNatsTrust } from "../src/nats-auth/index.ts";
 import { closeServer, listen } from "../src/server.ts";
 
 export const TOKEN = "test-admin-token-0123456789";
@@ -20,6 +21,15 @@ export interface TestStack extends ApiStack {
   /** Starts a listening server on a free port (for SSE and concurrency tests). */
   serve(): Promise<string>;
   dispose(): Promise<void>;
+}
+
+/**
+ * A stack on a locked nats-server (operator and account JWTs, as docker compose's): the API signs
+ * its own user with the account seed and mints owners' credentials (`POST /v1/nats/credentials`).
+ */
+export function startLockedStack(env: Record<string, string> = {}, nats: NatsServerOptions = {}): Promise<TestStack> {
+  const trust = createNatsTrust();
+  return startStack({ CRUMBS_NATS_ACCOUNT_SEED: trust.accountSeed, ...env }, { nats: { ...nats, extraConfig: trust.serverConfig } });
 }
 
 export async function startStack(env: Record<string, string> = {}, opts: { nats?: NatsServerOptions } = {}): Promise<TestStack> {

@@ -1,19 +1,15 @@
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
+import type { Breadcrumb, CrumbsHttp } from "@crumbs/agent-sdk";
 import { CliError } from "./errors.ts";
-import type { HttpClient } from "./http-client.ts";
 
 export const AGENT_SCHEMA = "agent.def.v1";
 
-const agentCrumbSchema = z.looseObject({
-  id: z.string(),
-  version: z.number(),
-  title: z.string(),
-  tags: z.array(z.string()).optional(),
-  context: z.looseObject({ agent_id: z.string().optional(), model: z.string().optional() }),
-});
-export type AgentCrumb = z.infer<typeof agentCrumbSchema>;
-const pageSchema = z.object({ items: z.array(agentCrumbSchema), next_cursor: z.string().nullish() });
+/**
+ * What the CLI reads of an agent.def.v1 breadcrumb: not its strict context type, since an agent
+ * written before a field was required must still be listed (and replaced by `agents apply`).
+ */
+export type AgentCrumb = Breadcrumb & { context: { agent_id?: string; model?: string } };
 
 const fileSchema = z.union([
   z.looseObject({
@@ -42,44 +38,37 @@ export function agentBodyFromFile(doc: unknown): AgentBody {
   return { title, tags, context: body.context };
 }
 
-export async function listAgents(http: HttpClient): Promise<AgentCrumb[]> {
+export async function listAgents(http: CrumbsHttp): Promise<AgentCrumb[]> {
   const all: AgentCrumb[] = [];
-  let cursor: string | undefined;
-  do {
-    const res = await http.json("GET", "/v1/breadcrumbs", { query: { schema_name: AGENT_SCHEMA, limit: 500, cursor } });
-    const page = pageSchema.safeParse(res.body);
-    if (!page.success) throw new CliError("invalid_response", `unexpected list page: ${page.error.issues[0]?.message}`);
-    all.push(...page.data.items);
-    cursor = page.data.next_cursor ?? undefined;
-  } while (cursor);
+  for await (const crumb of http.listAll({ schema_name: AGENT_SCHEMA as string })) all.push(crumb as AgentCrumb);
   return all;
 }
 
 /** Same title, same set of tags, same context (objects compared by content, not key order). */
-export function sameDefinition(existing: AgentCrumb, body: AgentBody): boolean {
+function sameDefinition(existing: AgentCrumb, body: AgentBody): boolean {
   const tags = (t: readonly string[]) => [...new Set(t)].sort();
   return (
     existing.title === body.title &&
-    isDeepStrictEqual(tags(existing.tags ?? []), tags(body.tags)) &&
+    isDeepStrictEqual(tags(existing.tags), tags(body.tags)) &&
     isDeepStrictEqual(existing.context, body.context)
   );
 }
 
-export type ApplyOutcome = { outcome: "created" | "updated" | "unchanged" | "kept"; crumb: unknown; version: number };
+export type ApplyOutcome = { outcome: "created" | "updated" | "unchanged" | "kept"; crumb: Breadcrumb; version: number };
 
 /**
  * Creates the agent, or updates the one with its agent_id (If-Match on the version read). An
  * identical definition writes nothing ("unchanged"). `keepEdited`: a different one is left as it
  * is ("kept"): `crumbs start` installs the page assistant but never undoes a user's edit.
  */
-export async function applyAgent(http: HttpClient, body: AgentBody, opts: { keepEdited?: boolean } = {}): Promise<ApplyOutcome> {
+export async function applyAgent(http: CrumbsHttp, body: AgentBody, opts: { keepEdited?: boolean } = {}): Promise<ApplyOutcome> {
   const existing = (await listAgents(http)).find((a) => a.context.agent_id === body.context.agent_id);
   if (existing && (sameDefinition(existing, body) || opts.keepEdited)) {
     return { outcome: sameDefinition(existing, body) ? "unchanged" : "kept", crumb: existing, version: existing.version };
   }
-  const res = existing
-    ? await http.json("PATCH", `/v1/breadcrumbs/${existing.id}`, { body, headers: { "if-match": `"${existing.version}"` } })
-    : await http.json("POST", "/v1/breadcrumbs", { body: { schema_name: AGENT_SCHEMA, ...body } });
-  const version = (res.body as { version?: unknown } | undefined)?.version;
-  return { outcome: existing ? "updated" : "created", crumb: res.body, version: typeof version === "number" ? version : 0 };
+  // The API checks the context against agent.def.v1 and answers with what is wrong.
+  const crumb = existing
+    ? await http.patch(existing.id, body, { ifMatch: existing.version })
+    : await http.create({ schema_name: AGENT_SCHEMA as string, ...body });
+  return { outcome: existing ? "updated" : "created", crumb, version: crumb.version };
 }

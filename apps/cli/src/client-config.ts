@@ -1,8 +1,10 @@
 import { z } from "zod";
+import { CrumbsHttp } from "@crumbs/agent-sdk";
+import type { CliContext } from "./context.ts";
 import { CliError } from "./errors.ts";
 import { readDevToken } from "./dev-token.ts";
 
-export const DEFAULT_CRUMBS_URL = "http://127.0.0.1:8081";
+const DEFAULT_CRUMBS_URL = "http://127.0.0.1:8081";
 
 const clientEnvSchema = z.object({
   CRUMBS_URL: z
@@ -35,4 +37,9 @@ export async function loadClientConfig(env: NodeJS.ProcessEnv, cwd: string): Pro
     );
   }
   return { url: parsed.data.CRUMBS_URL.replace(/\/+$/, ""), token };
+}
+
+/** The SDK's client for the API of CRUMBS_URL and CRUMBS_TOKEN: what every client command calls. */
+export async function apiClient(ctx: Pick<CliContext, "env" | "cwd" | "fetch">): Promise<CrumbsHttp> {
+  return new CrumbsHttp({ ...(await loadClientConfig(ctx.env, ctx.cwd)), fetch: ctx.fetch });
 }

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { relative } from "node:path";
 import { agentBodyFromFile, applyAgent } from "./agent-defs.ts";
-import { createHttpClient } from "./http-client.ts";
+import { CrumbsHttp } from "@crumbs/agent-sdk";
 
 export type DefaultAgent =
   | { state: "off" }
@@ -31,9 +31,9 @@ export async function installDefaultAgent(opts: {
   if (opts.env.CRUMBS_DEFAULT_AGENT === "off") return { state: "off" };
   const { PAGE_ASSISTANT_FILE, routeModel } = await import("@crumbs/runner");
   const body = agentBodyFromFile(JSON.parse(await readFile(PAGE_ASSISTANT_FILE, "utf8")));
-  const http = createHttpClient({ url: opts.apiUrl, token: opts.token });
+  const http = new CrumbsHttp({ url: opts.apiUrl, token: opts.token });
   const { outcome, crumb, version } = await applyAgent(http, body, { keepEdited: true });
-  const model = String((crumb as { context?: { model?: unknown } }).context?.model ?? body.context.model ?? "");
+  const model = String(crumb.context.model ?? body.context.model ?? "");
   const route = routeModel(model, opts.endpoints);
   return {
     state: outcome === "updated" ? "kept" : outcome,

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 
 /** Where `crumbs start` keeps its state, relative to the directory it runs in. */
 export const stateDir = (cwd: string) => join(cwd, ".crumbs");
-export const devTokenPath = (cwd: string) => join(stateDir(cwd), "dev-token");
+const devTokenPath = (cwd: string) => join(stateDir(cwd), "dev-token");
 
 export async function readDevToken(cwd: string): Promise<string | undefined> {
   try {

@@ -60,9 +60,18 @@ export function formatDetails(details: unknown): string[] {
   return lines;
 }
 
+/**
+ * The SDK's ApiUnreachableError (by name: this module loads before any command, so it imports no
+ * package) names the URL; the CLI adds where that came from. Other errors keep their message.
+ */
+export function failureMessage(err: Error): string {
+  return err.name === "ApiUnreachableError" ? `${err.message}; is it running? (CRUMBS_URL)` : err.message;
+}
+
 /** Whatever was thrown, the lines the user sees and the exit code. */
 export function describeFailure(err: unknown): { line: string; exitCode: number } {
   if (err instanceof UsageError) return { line: formatUsageError(err), exitCode: err.exitCode };
+  if (err instanceof Error && err.name === "ApiUnreachableError") return { line: `unreachable: ${failureMessage(err)}`, exitCode: 1 };
   if (err instanceof CliError) return { line: [`${err.code}: ${err.message}`, ...formatDetails(err.details)].join("\n"), exitCode: err.exitCode };
   // API answers (ApiResponseError, a CrumbsError), start-up and config errors of other packages carry a code.
   if (err instanceof Error) {

@@ -1,10 +1,3 @@
-export { run, main, globalUsage } from "./main.ts";
-export { commands, type CommandEntry } from "./commands/index.ts";
-export type { Command, CliContext } from "./context.ts";
-export { CliError, UsageError } from "./errors.ts";
-export { parseTime, parseSeq } from "./time.ts";
-export { SseParser, type SseFrame } from "@crumbs/schemas/sse";
-export { formatEventLine, replaySubject, replayMsgId } from "./event-line.ts";
-export { createHttpClient, type HttpClient } from "./http-client.ts";
-export { launchNats, type LaunchedNats } from "./nats-launcher.ts";
+// What other workspaces use of the CLI: the whole stack in one process (the extension's
+// end-to-end test runs it as `npm start` does). The binary's entry point is bin/crumbs.js.
 export { startStack, type RunningStack } from "./stack.ts";

@@ -8,7 +8,7 @@ import { describeFailure, UsageError } from "./errors.ts";
 
 const VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
-export function globalUsage(list: readonly CommandEntry[] = commands): string {
+function globalUsage(list: readonly CommandEntry[] = commands): string {
   const width = Math.max(...list.map((c) => c.name.length));
   return [
     "usage: crumbs <command> [options]   (crumbs <command> --help for details)",

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { CliError } from "./errors.ts";
 import { pickPort } from "./ports.ts";
 
-export const NATS_INSTALL_HINT =
+const NATS_INSTALL_HINT =
   "install it with `sudo apt-get install nats-server` (Debian/Ubuntu) or download it from " +
   "https://github.com/nats-io/nats-server/releases, or set NATS_URL to a running server";
 
@@ -24,7 +24,7 @@ export interface LaunchedNats {
  * The config `crumbs start` gives its nats-server: JetStream for the event stream, WebSocket for the
  * extension, and (with `authConf`) the operator/account JWTs, so no port takes an unauthenticated client.
  */
-export function natsConfig(opts: { port: number; wsPort: number; monitorPort: number; dir: string; authConf?: string }): string {
+function natsConfig(opts: { port: number; wsPort: number; monitorPort: number; dir: string; authConf?: string }): string {
   return [
     "# written by `crumbs start` on every start; edit the code, not this file",
     `listen: "127.0.0.1:${opts.port}"`,

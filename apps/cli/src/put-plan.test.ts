@@ -5,7 +5,7 @@ import { planPut } from "./put-plan.ts";
 describe("planPut", () => {
   it("creates a document without an id", () => {
     const doc = { schema_name: "note.v1", title: "t", context: { a: 1 }, key: "k" };
-    expect(planPut(doc)).toEqual({ method: "POST", path: "/v1/breadcrumbs", body: doc });
+    expect(planPut(doc)).toEqual({ method: "POST", body: doc });
   });
 
   it("patches a document with an id, If-Match from its version, only patchable fields", () => {
@@ -21,9 +21,9 @@ describe("planPut", () => {
     };
     expect(planPut(doc)).toEqual({
       method: "PATCH",
-      path: "/v1/breadcrumbs/abc",
+      id: "abc",
       body: { title: "t2", tags: ["x"], context: { a: 2 } },
-      ifMatch: '"4"',
+      ifMatch: 4,
     });
   });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { CreateBreadcrumb, PatchBreadcrumb } from "@crumbs/agent-sdk";
 import { CliError } from "./errors.ts";
 
 const PATCHABLE = ["title", "tags", "context", "llm_hints"] as const;
@@ -8,9 +9,9 @@ const putInputSchema = z.looseObject({
   version: z.number().int().min(1).optional(),
 });
 
-export type PutPlan =
-  | { method: "POST"; path: string; body: Record<string, unknown> }
-  | { method: "PATCH"; path: string; body: Record<string, unknown>; ifMatch: string };
+// The bodies go as the file has them, typed as what they should be: the API validates them and
+// answers with what is wrong, which the CLI prints.
+export type PutPlan = { method: "POST"; body: CreateBreadcrumb } | { method: "PATCH"; id: string; body: PatchBreadcrumb; ifMatch: number };
 
 /**
  * What `crumbs put` sends for a document: no `id` creates it; an `id` patches it with If-Match
@@ -28,12 +29,12 @@ export function planPut(doc: unknown): PutPlan {
   }
   const { id, version, ...rest } = parsed.data;
   if (id === undefined) {
-    return { method: "POST", path: "/v1/breadcrumbs", body: rest };
+    return { method: "POST", body: rest as CreateBreadcrumb };
   }
   if (version === undefined) {
     throw new CliError("invalid_request", `"version" is required to update ${id} (it becomes If-Match)`);
   }
   const body: Record<string, unknown> = {};
   for (const field of PATCHABLE) if (field in rest) body[field] = rest[field];
-  return { method: "PATCH", path: `/v1/breadcrumbs/${encodeURIComponent(id)}`, body, ifMatch: `"${version}"` };
+  return { method: "PATCH", id, body: body as PatchBreadcrumb, ifMatch: version };
 }

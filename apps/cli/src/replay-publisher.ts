@@ -1,10 +1,12 @@
 import { connect, headers as natsHeaders, type JetStreamClient, type NatsConnection, type PubAck } from "nats";
 import { natsServers, referenceEventOf } from "@crumbs/schemas";
 import { CliError } from "./errors.ts";
-import { replayMsgId, replaySubject, type EventFields } from "./event-line.ts";
+import type { BreadcrumbEvent } from "@crumbs/agent-sdk";
+import { replayMsgId, replaySubject } from "./event-line.ts";
 
 export interface ReplayPublisher {
-  publish(event: EventFields, raw: unknown): Promise<void>;
+  /** The event is published whole, as JSON (or as its reference event when it does not fit). */
+  publish(event: BreadcrumbEvent): Promise<void>;
   /** Waits for every publish to be accepted, then disconnects. */
   close(): Promise<{ jetstream: number; core: number; duplicates: number }>;
 }
@@ -40,10 +42,10 @@ export async function openReplayPublisher(natsUrl: string, prefix: string): Prom
   let failure: unknown;
 
   return {
-    async publish(event, raw) {
+    async publish(event) {
       if (failure) throw failure;
       const subject = replaySubject(prefix, event);
-      const data = fitted(raw, nc.info?.max_payload);
+      const data = fitted(event, nc.info?.max_payload);
       const msgID = replayMsgId(event);
       if (js && (await findStream(subject))) {
         // Publishes from one connection keep their order, so a window of unacked ones is safe.
@@ -86,9 +88,9 @@ const HEADER_ALLOWANCE_BYTES = 1_024;
  * max_payload, otherwise its reference event (breadcrumb left out), which the
  * SDK completes from the API.
  */
-function fitted(raw: unknown, maxPayload = 1024 * 1024): Uint8Array {
+function fitted(event: BreadcrumbEvent, maxPayload = 1024 * 1024): Uint8Array {
   const enc = new TextEncoder();
-  const full = enc.encode(JSON.stringify(raw));
-  if (full.length <= maxPayload - HEADER_ALLOWANCE_BYTES || typeof raw !== "object" || raw === null) return full;
-  return enc.encode(JSON.stringify(referenceEventOf(raw as Record<string, unknown>)));
+  const full = enc.encode(JSON.stringify(event));
+  if (full.length <= maxPayload - HEADER_ALLOWANCE_BYTES) return full;
+  return enc.encode(JSON.stringify(referenceEventOf(event)));
 }

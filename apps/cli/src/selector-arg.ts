@@ -4,7 +4,7 @@ import { UsageError } from "./errors.ts";
  * `--selector` is sent to the API as given (the API validates it with the shared engine and answers
  * 422 invalid_selector); here we only make sure it is a JSON object so typos fail before any request.
  */
-export function parseSelectorArg(text: string | undefined): string | undefined {
+export function parseSelectorArg(text: string | undefined): object | undefined {
   if (text === undefined) return undefined;
   let value: unknown;
   try {
@@ -15,5 +15,5 @@ export function parseSelectorArg(text: string | undefined): string | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new UsageError(`--selector must be a JSON object, e.g. '{"schema_name":"browser.page.context.v1"}'`);
   }
-  return JSON.stringify(value);
+  return value;
 }

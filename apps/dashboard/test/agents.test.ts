@@ -1,15 +1,9 @@
-import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@crumbs/testkit";
 import { silentLogger, type Runner } from "@crumbs/runner";
-import { chatMessage, pageContext, startStackRunner, waitForCount } from "../../../apps/runner/test/stack.ts";
+import { actionResult, chatMessage, installPageAssistant, pageContext, startStackRunner, waitForCount } from "../../../apps/runner/test/stack.ts";
 import { login, startDashboard, type DashboardHarness } from "./harness.ts";
 
-const pageAssistant = JSON.parse(await readFile(new URL("../../../apps/runner/agents/page-assistant.json", import.meta.url), "utf8")) as {
-  schema_name: string;
-  title: string;
-  context: Record<string, unknown>;
-};
 
 interface Consumers {
   items: { num_pending: number; num_ack_pending: number }[];
@@ -29,8 +23,7 @@ describe("dashboard: agents and sessions", () => {
       ackWaitMs: 5_000,
       log: silentLogger,
     });
-    await s.client.create(pageAssistant);
-    await waitFor(() => runner.agents().some((a) => a.def.agent_id === "page-assistant"), { message: "agent loaded" });
+    await installPageAssistant(s.client, runner);
     await s.client.create(pageContext("ext-1"));
     await login(h.page, h.ui);
   });
@@ -55,17 +48,7 @@ describe("dashboard: agents and sessions", () => {
     const [ctx] = (await s.client.list({ schema_name: "browser.page.context.v1" })).items;
     const signup = pageContext("ext-1", "Signup - Example");
     await s.client.patch(ctx!.id, { title: signup.title, context: { ...signup.context, url: "https://example.com/signup" } }, { ifMatch: ctx!.version });
-    await s.client.create({
-      schema_name: "browser.action.result.v1",
-      title: "click ok",
-      tags: ["browser:action-result", "extension:ext-1"],
-      context: {
-        request_id: action!.context.request_id,
-        action_id: action!.id,
-        status: "ok",
-        observation: { url: "https://example.com/signup", title: "Signup", url_changed: true },
-      },
-    });
+    await s.client.create(actionResult(action!, ["extension:ext-1"]));
     await waitForCount(s.client, "agent.response.v1", 1, "session:s-demo");
 
     const timeline = h.page.getByRole("list", { name: "Session timeline" });

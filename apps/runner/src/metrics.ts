@@ -1,4 +1,4 @@
-import { CrumbsHttp, STREAM, type Breadcrumb, type CreateBreadcrumb } from "@crumbs/agent-sdk";
+import { CrumbsHttp, STREAM, type Breadcrumb, type CallOptions, type CreateBreadcrumb } from "@crumbs/agent-sdk";
 import type { NatsConnection } from "nats";
 import { Counter, Gauge, Histogram, Registry } from "@crumbs/telemetry";
 
@@ -103,10 +103,7 @@ export class CountingHttp extends CrumbsHttp {
     super(opts);
   }
 
-  override async create<S extends string>(
-    body: CreateBreadcrumb<S>,
-    opts: Parameters<CrumbsHttp["create"]>[1] = {},
-  ): Promise<Breadcrumb<S>> {
+  override async create<S extends string>(body: CreateBreadcrumb<S>, opts: CallOptions & { idempotencyKey?: string } = {}): Promise<Breadcrumb<S>> {
     const written = await super.create(body, opts);
     this.metrics.outputs.inc({ schema_name: written.schema_name });
     return written;

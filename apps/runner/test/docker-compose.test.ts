@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -125,6 +125,26 @@ describe("docker-compose.yml", async () => {
     const pkg = JSON.parse(await read("package.json")) as { scripts: Record<string, string> };
     expect(cli.bin.crumbs).toBe("./bin/crumbs.js");
     expect(pkg.scripts.start).toBe("node apps/cli/bin/crumbs.js start");
+  });
+
+  it("the image's installs see every workspace's package.json, listed once", async () => {
+    // npm ci refuses a lock file whose workspaces lack their package.json: a workspace added to
+    // package.json without its line in the Dockerfile breaks `docker compose build`.
+    const { workspaces } = JSON.parse(await read("package.json")) as { workspaces: string[] };
+    const folders: string[] = [];
+    for (const w of workspaces) {
+      if (!w.endsWith("/*")) folders.push(w);
+      else for (const d of await readdir(new URL(w.slice(0, -1), root), { withFileTypes: true })) if (d.isDirectory()) folders.push(`${w.slice(0, -1)}${d.name}`);
+    }
+    const copied = [...dockerfile.matchAll(/^COPY (\S+)\/package\.json \1\/$/gm)].map((m) => m[1]);
+    expect(copied.sort()).toEqual(folders.sort());
+    // Both installs start from those manifests, copied before any source.
+    const stages = dockerfile.split(/^FROM /m).slice(1);
+    for (const stage of stages.filter((st) => st.includes("npm ci"))) {
+      expect(stage.indexOf("COPY --from=manifests /app/ ./")).toBeGreaterThan(-1);
+      expect(stage.indexOf("COPY --from=manifests /app/ ./")).toBeLessThan(stage.indexOf("npm ci"));
+    }
+    expect(stages.filter((st) => st.includes("npm ci"))).toHaveLength(2);
   });
 
   it("starts services in order: api after healthy postgres and nats, runner after a healthy api", () => {

@@ -1,50 +1,27 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { fileURLToPath } from "node:url";
 import { connect, type NatsConnection } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STREAM, type Breadcrumb } from "@crumbs/agent-sdk";
 import { waitFor } from "@crumbs/testkit";
 import type { RecordedRequest } from "@crumbs/testkit";
-import { chatMessage, listAll, startStack, waitForCount, type TestStack } from "./stack.ts";
+import { actionResult, chatMessage, listAll, spawnCrumbs, startStack, waitForCount, waitForOutput, type Proc, type TestStack } from "./stack.ts";
 
-const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 const ACK_WAIT_MS = 3_000;
 const PLAIN = 20; // answered before the kill, and again as many queued behind the in-flight call
 const SLOW = "SLOW-MARKER";
 const CLICK = "CLICK-MARKER";
 const DUP = "DUP-MARKER";
 
-type Runner = ChildProcess & { output: string[]; exited: Promise<unknown> };
-
-/** `crumbs runner` as a real process, configured by environment like in docker compose. */
-function spawnRunner(env: Record<string, string>): Runner {
-  const child = spawn(process.execPath, ["apps/cli/bin/crumbs.js", "runner"], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env, RUNNER_ACK_WAIT_MS: String(ACK_WAIT_MS), LOG_LEVEL: "info" }, // "agent running" is an info line
-    stdio: ["ignore", "pipe", "pipe"],
-  }) as Runner;
-  child.output = [];
-  child.exited = new Promise((r) => child.once("exit", r));
-  child.stdout?.on("data", (d: Buffer) => child.output.push(d.toString()));
-  child.stderr?.on("data", (d: Buffer) => child.output.push(d.toString()));
-  return child;
-}
-
-async function runnerUp(r: Runner): Promise<void> {
-  await waitFor(() => r.output.join("").includes("agent running"), {
-    timeout: 20_000,
-    message: `runner up; output: ${r.output.join("")}`,
-  });
-}
+const spawnRunner = (env: Record<string, string>) => spawnCrumbs(["runner"], { ...env, RUNNER_ACK_WAIT_MS: String(ACK_WAIT_MS) });
+const runnerUp = (r: Proc) => waitForOutput(r, "agent running");
 
 /**
  * The API behind a proxy that SIGKILLs the runner using it right after the API
  * committed a write whose body contains `killAfter`: the output exists, the
  * trigger is not acked, so the next runner gets it again.
  */
-async function killingProxy(apiUrl: string, killAfter: string, victim: () => Runner | undefined) {
+async function killingProxy(apiUrl: string, killAfter: string, victim: () => Proc | undefined) {
   let fired = false;
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -101,7 +78,7 @@ describe("the only runner process killed mid-task", () => {
   let s: TestStack;
   let nc: NatsConnection;
   let proxy: Awaited<ReturnType<typeof killingProxy>>;
-  const children: Runner[] = [];
+  const children: Proc[] = [];
   const calls = { slow: 0, dup: 0 };
 
   beforeAll(async () => {
@@ -186,17 +163,7 @@ describe("the only runner process killed mid-task", () => {
     expect(atKill.map(replyTo).sort()).toEqual(before.map((b) => b.id).sort());
 
     // The browser answers while no runner runs: the result waits on the durable results consumer.
-    await s.client.create({
-      schema_name: "browser.action.result.v1",
-      title: "click ok",
-      tags: ["browser:action-result", "extension:ext-k"],
-      context: {
-        request_id: action!.context.request_id,
-        action_id: action!.id,
-        status: "ok",
-        observation: { url: "https://example.com/signup", title: "Signup", url_changed: true },
-      },
-    });
+    await s.client.create(actionResult(action!, ["extension:ext-k"]));
     const jsm = await nc.jetstreamManager();
     await waitFor(
       async () => (await jsm.consumers.info(STREAM, "crumbs_runner_action_results")).num_pending === 1,

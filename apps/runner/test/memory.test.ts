@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor, type RecordedRequest, type ScriptedReply } from "@crumbs/testkit";
 import { silentLogger, type Runner } from "@crumbs/runner";
 import type { Breadcrumb } from "@crumbs/agent-sdk";
-import { chatMessage, pageContext, startStack, startStackRunner, waitForCount, type TestStack } from "./stack.ts";
+import { actionResult, chatMessage, pageContext, startStack, startStackRunner, waitForCount, type TestStack } from "./stack.ts";
 
 // Session memory (docs/agents.md, "Memory"): the model's request for a message carries the earlier
 // turns of the same session, within the agent's token budget, read with bounded work.
@@ -97,18 +97,16 @@ describe("session memory", () => {
     const snap = actions.find((a) => a.context.action === "snapshot")!;
     // The click is answered as the extension does (tagged with the session), the snapshot by a
     // writer that tags no session: both come back.
-    await s.client.create({
-      schema_name: "browser.action.result.v1",
-      title: "click ok",
-      tags: ["browser:action-result", "extension:ext-m", "session:m2"],
-      context: { request_id: click.context.request_id, action_id: click.id, status: "ok", observation: { url: "https://example.com/signup", title: "Signup", url_changed: true } },
-    });
-    await s.client.create({
-      schema_name: "browser.action.result.v1",
-      title: "snapshot failed",
-      tags: ["browser:action-result"],
-      context: { request_id: snap.context.request_id, action_id: snap.id, status: "error", code: "timeout", message: "the page did not settle", observation: { url: "https://example.com/signup", title: "Signup", url_changed: false } },
-    });
+    await s.client.create(actionResult(click, ["extension:ext-m", "session:m2"]));
+    await s.client.create(
+      actionResult(snap, [], {
+        title: "snapshot failed",
+        status: "error",
+        code: "timeout",
+        message: "the page did not settle",
+        observation: { url: "https://example.com/signup", title: "Signup", url_changed: false },
+      }),
+    );
     await waitForCount(s.client, "agent.response.v1", 1, "session:m2");
 
     const second = await ask("rememberer", "m2", "What did you click?", [{ kind: "text", content: "Get started." }], ["extension:ext-m"]);

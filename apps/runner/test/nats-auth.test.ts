@@ -1,16 +1,12 @@
-import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNatsTrust, mintRunnerUser } from "@crumbs/api";
-import { CrumbsClient, handleEvents, type BreadcrumbEvent, type CreateBreadcrumb } from "@crumbs/agent-sdk";
+import { CrumbsClient, handleEvents, type BreadcrumbEvent } from "@crumbs/agent-sdk";
 import { waitFor } from "@crumbs/testkit";
 import { ConfigError, loadRunnerConfig, silentLogger, startRunner, type Runner } from "@crumbs/runner";
-import { chatMessage, startStack, waitForCount, type TestStack } from "./stack.ts";
-
-const pageAssistant = JSON.parse(
-  await readFile(new URL("../agents/page-assistant.json", import.meta.url), "utf8"),
-) as CreateBreadcrumb;
+import { chatMessage, installPageAssistant, startStack, waitForCount, type TestStack } from "./stack.ts";
 
 /**
  * The runner on a locked nats-server, configured like docker compose's: the
@@ -76,8 +72,7 @@ describe("runner on an authenticated NATS", () => {
   it("with runner.creds it answers a chat message end to end, and the SDK subscribes with the same creds", async () => {
     const runner = await startRunner(runnerEnv({ NATS_CREDS: credsPath }));
     runners.push(runner);
-    await s.client.create(pageAssistant);
-    await waitFor(() => runner.agents().some((a) => a.def.agent_id === "page-assistant"), { message: "agent loaded" });
+    await installPageAssistant(s.client, runner);
 
     // The SDK with the creds given as a path; an SDK client without them is refused.
     const sdk = new CrumbsClient({ url: s.api.url, token: s.env.CRUMBS_TOKEN!, natsUrl: s.nats.url, natsCreds: credsPath });

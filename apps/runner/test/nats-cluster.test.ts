@@ -1,35 +1,19 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { AckPolicy, connect, DeliverPolicy, type NatsConnection } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CrumbsClient } from "@crumbs/agent-sdk";
 import { STREAM_NAME, subjectFor } from "@crumbs/schemas";
 import { createTestDatabase, FakeOpenAI, freePort, NatsCluster, waitFor, type TestDatabase } from "@crumbs/testkit";
-import { chatMessage, listAll } from "./stack.ts";
+import { chatMessage, listAll, spawnCrumbs, type Proc } from "./stack.ts";
 
 // The scale-out shape of docs/scaling.md, all real: three nats-server processes routed into one
 // cluster, the CRUMBS stream with 3 replicas, two `crumbs api` processes on one Postgres
 // database and two `crumbs runner` processes on one agent. The stream's leader is killed in the
 // middle of a steady write load.
-const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 const TOKEN = "test-token-cluster-0001";
 const WRITES = 240;
 const KILL_AT = 80;
 const OWNER = "default";
 
-type Proc = ChildProcess & { output: string[] };
-
-function crumbs(args: string[], env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, ["apps/cli/bin/crumbs.js", ...args], {
-    cwd: repoRoot,
-    env: { ...process.env, LOG_LEVEL: "info", ...env }, // "agent running" is an info line
-    stdio: ["ignore", "pipe", "pipe"],
-  }) as Proc;
-  child.output = [];
-  child.stdout?.on("data", (d: Buffer) => child.output.push(d.toString()));
-  child.stderr?.on("data", (d: Buffer) => child.output.push(d.toString()));
-  return child;
-}
 
 /** Every message stored on a subject, read from the start with an ephemeral consumer. */
 async function storedIds(nc: NatsConnection, subject: string): Promise<string[]> {
@@ -72,7 +56,7 @@ describe("a 3-node NATS cluster, 2 API processes and 2 runner processes", () => 
     const common = { DATABASE_URL: db.url, NATS_URL: cluster.url, CRUMBS_TOKEN: TOKEN, HOST: "127.0.0.1" };
     for (let i = 0; i < 2; i++) {
       const port = await freePort();
-      const api = crumbs(["api"], { ...common, PORT: String(port), CRUMBS_STREAM_REPLICAS: "3", CRUMBS_RELAY_POLL_MS: "50" });
+      const api = spawnCrumbs(["api"], { ...common, PORT: String(port), CRUMBS_STREAM_REPLICAS: "3", CRUMBS_RELAY_POLL_MS: "50" });
       procs.push(api);
       apiUrls.push(`http://127.0.0.1:${port}`);
       await waitFor(() => api.output.join("").includes("listening on"), { timeout: 30_000, message: `API ${i + 1} up` });
@@ -92,7 +76,7 @@ describe("a 3-node NATS cluster, 2 API processes and 2 runner processes", () => 
     });
     fake.setScript({ kind: "text", content: "ok" });
     for (const url of apiUrls) {
-      const runner = crumbs(["runner"], {
+      const runner = spawnCrumbs(["runner"], {
         CRUMBS_URL: url,
         CRUMBS_TOKEN: TOKEN,
         NATS_URL: cluster.url,

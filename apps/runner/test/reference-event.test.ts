@@ -1,13 +1,7 @@
-import { readFile } from "node:fs/promises";
 import { connect } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waitFor } from "@crumbs/testkit";
 import { silentLogger, type Runner } from "@crumbs/runner";
-import { chatMessage, startStack, startStackRunner, waitForCount, type TestStack } from "./stack.ts";
-
-const pageAssistant = JSON.parse(
-  await readFile(new URL("../agents/page-assistant.json", import.meta.url), "utf8"),
-) as { schema_name: string; title: string; tags: string[]; context: Record<string, unknown> };
+import { chatMessage, installPageAssistant, startStack, startStackRunner, waitForCount, type TestStack } from "./stack.ts";
 
 /**
  * A trigger larger than the NATS server's max_payload reaches NATS as a reference event;
@@ -23,8 +17,7 @@ describe("runner with a trigger too large for NATS", () => {
       modelTimeoutMs: 1_500,
       log: silentLogger,
     });
-    await s.client.create(pageAssistant);
-    await waitFor(() => runner.agents().some((a) => a.def.agent_id === "page-assistant"), { message: "agent loaded" });
+    await installPageAssistant(s.client, runner);
   });
   afterAll(async () => {
     await runner?.close();

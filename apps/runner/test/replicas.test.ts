@@ -1,24 +1,11 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@crumbs/testkit";
-import { chatMessage, listAll, startStack, waitForAgentDrained, type TestStack } from "./stack.ts";
+import { chatMessage, listAll, spawnCrumbs, startStack, waitForAgentDrained, type TestStack } from "./stack.ts";
 
-const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 const TRIGGERS = 500;
 
-/** `crumbs runner` as a real process, configured by environment like in docker compose. */
-function spawnRunner(env: Record<string, string>): ChildProcess & { output: string[] } {
-  const child = spawn(process.execPath, ["apps/cli/bin/crumbs.js", "runner"], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env, RUNNER_ACK_WAIT_MS: "3000", LOG_LEVEL: "info" }, // "agent running" is an info line
-    stdio: ["ignore", "pipe", "pipe"],
-  }) as ChildProcess & { output: string[] };
-  child.output = [];
-  child.stdout?.on("data", (d: Buffer) => child.output.push(d.toString()));
-  child.stderr?.on("data", (d: Buffer) => child.output.push(d.toString()));
-  return child;
-}
+const spawnRunner = (env: Record<string, string>) => spawnCrumbs(["runner"], { ...env, RUNNER_ACK_WAIT_MS: "3000" });
 
 describe("two runner processes on one agent", () => {
   let s: TestStack;

@@ -1,10 +1,11 @@
-import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@crumbs/testkit";
 import { silentLogger, type Runner } from "@crumbs/runner";
 import {
+  actionResult,
   agentConsumers,
   chatMessage,
+  installPageAssistant,
   listAll,
   pageContext,
   startStack,
@@ -12,10 +13,6 @@ import {
   waitForCount,
   type TestStack,
 } from "./stack.ts";
-
-const pageAssistant = JSON.parse(
-  await readFile(new URL("../agents/page-assistant.json", import.meta.url), "utf8"),
-) as { schema_name: string; title: string; tags: string[]; context: Record<string, unknown> };
 
 describe("runner with the page-assistant agent", () => {
   let s: TestStack;
@@ -28,11 +25,7 @@ describe("runner with the page-assistant agent", () => {
       modelTimeoutMs: 1_500,
       log: silentLogger,
     });
-    const def = await s.client.create(pageAssistant);
-    agentId = def.id;
-    await waitFor(() => runner.agents().some((a) => a.def.agent_id === "page-assistant"), {
-      message: "agent loaded",
-    });
+    agentId = (await installPageAssistant(s.client, runner)).id;
   });
   afterAll(async () => {
     await runner?.close();
@@ -80,17 +73,7 @@ describe("runner with the page-assistant agent", () => {
     // The model saw the page of the extension the message came from.
     expect(JSON.stringify(s.fake.requests[before]!.body.messages)).toContain("Signup");
 
-    await s.client.create({
-      schema_name: "browser.action.result.v1",
-      title: "click ok",
-      tags: ["browser:action-result", "extension:ext-2"],
-      context: {
-        request_id: action!.context.request_id,
-        action_id: action!.id,
-        status: "ok",
-        observation: { url: "https://example.com/signup", title: "Signup", url_changed: true },
-      },
-    });
+    await s.client.create(actionResult(action!, ["extension:ext-2"]));
     const [final] = await waitForCount(s.client, "agent.response.v1", 1, "session:s2");
     expect(final!.context.content).toBe("Clicked Get started; you are on the signup form now.");
     const second = s.fake.requests[before + 1]!.body.messages;

@@ -1,8 +1,11 @@
 import { loadApiConfig, mintRunnerUser, startApi, type NatsTrust, type RunningApi } from "@crumbs/api";
-import { CrumbsClient, type Breadcrumb } from "@crumbs/agent-sdk";
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { CrumbsClient, type Breadcrumb, type CreateBreadcrumb } from "@crumbs/agent-sdk";
 import { connect } from "nats";
 import { STREAM_NAME } from "@crumbs/schemas";
-import { startRunner, type Runner, type RunnerOptions } from "@crumbs/runner";
+import { PAGE_ASSISTANT_FILE, startRunner, type Runner, type RunnerOptions } from "@crumbs/runner";
 import {
   FakeOpenAI,
   NatsServer,
@@ -108,6 +111,62 @@ export function pageContext(extension: string, title = "Pricing - Example") {
       session: { extensionId: extension, sessionId: "sess-internal" },
       snapshot: { text: '- heading "Pricing" [level=1]\n- button "Get started" [ref=e12]', refs: 1 },
     },
+  };
+}
+
+const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
+
+/** A child process whose stdout and stderr are collected in `output`; `exited` resolves with its exit code. */
+export type Proc = ChildProcess & { output: string[]; exited: Promise<number | null> };
+
+/** `node ARGS` from the repository root with the test's environment plus `env`, as a deployment runs it. */
+export function spawnNode(args: string[], env: Record<string, string>): Proc {
+  const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] }) as Proc;
+  child.output = [];
+  child.exited = new Promise((resolve) => child.once("exit", resolve));
+  child.stdout?.on("data", (d: Buffer) => child.output.push(d.toString()));
+  child.stderr?.on("data", (d: Buffer) => child.output.push(d.toString()));
+  return child;
+}
+
+/** `crumbs ARGS` (`api`, `runner`) as a real process, configured by environment like in docker compose. */
+export function spawnCrumbs(args: string[], env: Record<string, string>): Proc {
+  return spawnNode(["apps/cli/bin/crumbs.js", ...args], { LOG_LEVEL: "info", ...env }); // "agent running" is an info line
+}
+
+/** Waits until the process has printed `text`; a timeout shows what it printed. */
+export async function waitForOutput(p: Proc, text: string, timeout = 20_000): Promise<void> {
+  await waitFor(() => p.output.join("").includes(text), { timeout, message: `"${text}"; output: ${p.output.join("").slice(-2_000)}` });
+}
+
+/** The page assistant's agent.def.v1, as `crumbs start` installs it (apps/runner/agents/page-assistant.json). */
+export const pageAssistant = JSON.parse(await readFile(PAGE_ASSISTANT_FILE, "utf8")) as CreateBreadcrumb;
+
+/** Writes the page assistant and waits until `runner` hosts it; the definition as written. */
+export async function installPageAssistant(client: CrumbsClient, runner: Pick<Runner, "agents">): Promise<Breadcrumb> {
+  const def = await client.create(pageAssistant);
+  await waitFor(() => runner.agents().some((a) => a.def.agent_id === "page-assistant"), { message: "agent loaded" });
+  return def;
+}
+
+/** What the page looked like after a click that opened the signup form. */
+const SIGNUP = { url: "https://example.com/signup", title: "Signup", url_changed: true };
+
+/**
+ * The extension's answer to an action, as it writes it: by default a click that went through and
+ * opened the signup form; `fields` change the title, status (code, message) or observation.
+ */
+export function actionResult(
+  action: Pick<Breadcrumb<"browser.action.v1">, "id" | "context">,
+  tags: string[],
+  fields: { title?: string; status?: "ok" | "error"; code?: string; message?: string; observation?: typeof SIGNUP } = {},
+) {
+  const { title = "click ok", observation = SIGNUP, ...outcome } = fields;
+  return {
+    schema_name: "browser.action.result.v1",
+    title,
+    tags: ["browser:action-result", ...tags],
+    context: { request_id: action.context.request_id, action_id: action.id, status: "ok", observation, ...outcome },
   };
 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STREAM_NAME } from "@crumbs/schemas";
 import { waitFor, waitForConsumerDrained } from "@crumbs/testkit";
 import { silentLogger, type Runner } from "@crumbs/runner";
-import { chatMessage, listAll, pageContext, startStack, startStackRunner, waitForAgentDrained, type TestStack } from "./stack.ts";
+import { actionResult, chatMessage, listAll, pageContext, startStack, startStackRunner, waitForAgentDrained, type TestStack } from "./stack.ts";
 
 const MAX_STEPS = 3;
 
@@ -54,17 +54,9 @@ describe("the runner's step limit", () => {
         for (const action of await listAll(s.client, "browser.action.v1", "session:loop")) {
           if (answered.has(action.id)) continue;
           answered.add(action.id);
-          await s.client.create({
-            schema_name: "browser.action.result.v1",
-            title: "click ok",
-            tags: ["browser:action-result", "extension:ext-loop"],
-            context: {
-              request_id: action.context.request_id,
-              action_id: action.id,
-              status: "ok",
-              observation: { url: "https://example.com/pricing", title: "Pricing", url_changed: false },
-            },
-          });
+          await s.client.create(
+            actionResult(action, ["extension:ext-loop"], { observation: { url: "https://example.com/pricing", title: "Pricing", url_changed: false } }),
+          );
         }
         const [r] = await listAll(s.client, "agent.response.v1", "session:loop");
         return r;

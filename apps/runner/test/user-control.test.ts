@@ -1,13 +1,9 @@
-import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waitFor } from "@crumbs/testkit";
 import { silentLogger, type Runner } from "@crumbs/runner";
-import { chatMessage, listAll, pageContext, startStack, startStackRunner, waitForCount, type TestStack } from "./stack.ts";
+import { actionResult, chatMessage, installPageAssistant, listAll, pageContext, startStack, startStackRunner, waitForCount, type TestStack } from "./stack.ts";
 
 // The runner's side of the user staying in control: a value for a secret field is refused before
 // it is written, and a task the user stopped takes no further step and is recorded as cancelled.
-
-const pageAssistant = JSON.parse(await readFile(new URL("../agents/page-assistant.json", import.meta.url), "utf8")) as Record<string, unknown>;
 
 let s: TestStack;
 let runner: Runner;
@@ -17,8 +13,7 @@ beforeAll(async () => {
     modelTimeoutMs: 3_000,
     log: silentLogger,
   });
-  await s.client.create(pageAssistant as never);
-  await waitFor(() => runner.agents().some((a) => a.def.agent_id === "page-assistant"), { message: "agent loaded" });
+  await installPageAssistant(s.client, runner);
 });
 afterAll(async () => {
   await runner?.close();
@@ -45,12 +40,9 @@ describe("secrets", () => {
     expect(actions.find((a) => a.context.action === "click")!.tags).toContain("extension:ext-secret");
     // The click still waits for a browser: answer it as the extension would.
     const click = actions.find((a) => a.context.action === "click")!;
-    await s.client.create({
-      schema_name: "browser.action.result.v1",
-      title: "ok",
-      tags: ["browser:action-result", "session:s-secret"],
-      context: { request_id: click.context.request_id, action_id: click.id, status: "ok", observation: { url: "https://example.com/", title: "x", url_changed: false } },
-    });
+    await s.client.create(
+      actionResult(click, ["session:s-secret"], { title: "ok", observation: { url: "https://example.com/", title: "x", url_changed: false } }),
+    );
     await waitForCount(s.client, "agent.response.v1", 1, "session:s-secret");
     const second = s.fake.requests[before + 1]!;
     const tool = second.body.messages.find((m) => m.role === "tool" && m.tool_call_id === "call_pw");
@@ -78,12 +70,15 @@ describe("stop", () => {
     const [cancelled] = await waitForCount(s.client, "agent.response.v1", 1, "session:s-stop", 2_000);
     expect(Date.now() - t0).toBeLessThan(1_000);
     expect(cancelled!.context).toMatchObject({ status: "cancelled", in_reply_to: { id: msg.id, version: 1 } });
-    await s.client.create({
-      schema_name: "browser.action.result.v1",
-      title: "cancelled",
-      tags: ["browser:action-result", "session:s-stop"],
-      context: { request_id: action!.context.request_id, action_id: action!.id, status: "error", code: "cancelled", message: "stopped", observation: { url: "", title: "", url_changed: false } },
-    });
+    await s.client.create(
+      actionResult(action!, ["session:s-stop"], {
+        title: "cancelled",
+        status: "error",
+        code: "cancelled",
+        message: "stopped",
+        observation: { url: "", title: "", url_changed: false },
+      }),
+    );
     await new Promise((r) => setTimeout(r, 1_500));
     expect(s.fake.requests.length).toBe(requests); // no model call after the stop
     expect(await listAll(s.client, "browser.action.v1", "session:s-stop")).toHaveLength(1);

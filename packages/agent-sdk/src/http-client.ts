@@ -1,17 +1,33 @@
-import type { z } from "zod";
-import { ApiResponseError, ApiTimeoutError, ApiUnreachableError } from "./errors.ts";
-import type { Breadcrumb, CreateBreadcrumb, HistoryItem } from "./known.ts";
-import { breadcrumbSchema, eventsPageSchema, historyItemSchema, llmViewSchema, pageSchema, type LlmView, type PatchBreadcrumb } from "./wire.ts";
-import type { BreadcrumbEvent } from "./known.ts";
+import type { CreateKeyRequest, NatsCredentialsRequest, OutboxRetryBody } from "@crumbs/schemas";
+import { readEventStream, type EventStreamItem, type EventStreamQuery } from "./event-stream.ts";
+import type { Breadcrumb, BreadcrumbEvent, CreateBreadcrumb, HistoryItem } from "./known.ts";
+import { Transport, type HttpOptions, type Query } from "./transport.ts";
+import {
+  agentConsumerListSchema,
+  apiKeyListSchema,
+  apiKeySchema,
+  breadcrumbSchema,
+  eventsPageSchema,
+  historyItemSchema,
+  llmViewSchema,
+  natsCredentialsSchema,
+  newApiKeySchema,
+  outboxRetryResultSchema,
+  pageSchema,
+  parkedOutboxPageSchema,
+  schemaCountsSchema,
+  type AgentConsumerList,
+  type ApiKey,
+  type ApiKeyList,
+  type LlmView,
+  type NatsCredentials,
+  type NewApiKey,
+  type ParkedOutboxPage,
+  type PatchBreadcrumb,
+  type SchemaCounts,
+} from "./wire.ts";
 
-export interface HttpOptions {
-  /** Base URL of the API, e.g. http://127.0.0.1:8081 */
-  url: string;
-  token: string;
-  fetch?: typeof fetch;
-  /** Per-request timeout; the API answers in milliseconds, so a long wait means it is gone. */
-  timeoutMs?: number;
-}
+export type { HttpOptions };
 
 /** Every call takes a signal: aborting it rejects the call with the signal's reason. */
 export interface CallOptions {
@@ -53,16 +69,17 @@ const listSchema = pageSchema(breadcrumbSchema);
 const listViewSchema = pageSchema(llmViewSchema);
 const historySchema = pageSchema(historyItemSchema);
 
-type Query = Record<string, string | number | string[] | undefined>;
-
-/** The HTTP half of the SDK: typed calls for the crumbs API's breadcrumb and event routes. */
+/** The HTTP half of the SDK: a typed call for each route of the crumbs API. */
 export class CrumbsHttp {
-  private readonly base: string;
-  private readonly fetchFn: typeof fetch;
+  private readonly transport: Transport;
 
-  constructor(private readonly opts: HttpOptions) {
-    this.base = opts.url.replace(/\/+$/, "");
-    this.fetchFn = opts.fetch ?? globalThis.fetch;
+  constructor(opts: HttpOptions) {
+    this.transport = new Transport(opts);
+  }
+
+  /** The API's base URL, without a trailing slash. */
+  get baseUrl(): string {
+    return this.transport.baseUrl;
   }
 
   /** With a known schema_name the context is checked against its type at compile time. */
@@ -127,7 +144,7 @@ export class CrumbsHttp {
         after: query.after,
         since: timeParam(query.since),
         until: timeParam(query.until),
-        selector: query.selector === undefined ? undefined : JSON.stringify(query.selector),
+        selector: jsonParam(query.selector),
         limit: query.limit,
       },
       schema: eventsPageSchema,
@@ -135,45 +152,67 @@ export class CrumbsHttp {
     }) as Promise<EventsPage>;
   }
 
-  private async request<T extends z.ZodType | undefined>(
-    method: string,
-    route: string,
-    opts: { body?: unknown; headers?: Record<string, string>; query?: Query; schema: T; signal: AbortSignal | undefined },
-  ): Promise<T extends z.ZodType ? z.infer<T> : undefined> {
-    opts.signal?.throwIfAborted();
-    const url = new URL(this.base + route);
-    for (const [k, v] of Object.entries(opts.query ?? {})) {
-      if (v === undefined) continue;
-      for (const one of Array.isArray(v) ? v : [v]) url.searchParams.append(k, String(one));
-    }
-    const headers: Record<string, string> = { authorization: `Bearer ${this.opts.token}`, ...opts.headers };
-    if (opts.body !== undefined) headers["content-type"] = "application/json";
-    const timeoutMs = this.opts.timeoutMs ?? 30_000;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    let res: Response;
-    try {
-      res = await this.fetchFn(url, {
-        method,
-        headers,
-        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-        signal: opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout,
-      });
-    } catch (err) {
-      if (opts.signal?.aborted) throw opts.signal.reason;
-      if (timeout.aborted) throw new ApiTimeoutError(`${method} ${route}: no answer within ${timeoutMs} ms`);
-      throw new ApiUnreachableError(`${method} ${route}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-    }
-    if (!res.ok) throw await ApiResponseError.fromResponse(res);
-    if (res.status === 204 || opts.schema === undefined) return undefined as never;
-    const json: unknown = await res.json().catch(() => {
-      throw new ApiResponseError("invalid_response", `${method} ${route}: the API answered something that is not JSON`, res.status);
+  /**
+   * `GET /v1/events/stream` once: the items of one connection, without a timeout once it is open,
+   * until the server ends it or `signal` aborts. Reconnecting is the caller's: from the last
+   * item's `lastEventId`, so nothing is missed.
+   */
+  async *streamEvents(query: EventStreamQuery = {}, opts: CallOptions = {}): AsyncGenerator<EventStreamItem> {
+    const after = query.after === undefined ? undefined : String(query.after);
+    const res = await this.transport.send("GET", "/v1/events/stream", {
+      query: { selector: jsonParam(query.selector), after },
+      headers: { accept: "text/event-stream", ...(after === undefined ? {} : { "last-event-id": after }) },
+      signal: opts.signal,
+      stream: true,
     });
-    const parsed = opts.schema.safeParse(json);
-    if (!parsed.success) {
-      throw new ApiResponseError("invalid_response", `${method} ${route}: unexpected response: ${parsed.error.message}`, res.status);
-    }
-    return parsed.data as never;
+    if (res.body) yield* readEventStream(res.body);
   }
+
+  // API keys (admin scope). The token of a new key is in createKey's answer only.
+
+  async createKey(body: CreateKeyRequest, opts: CallOptions = {}): Promise<NewApiKey> {
+    return this.request("POST", "/v1/keys", { body, schema: newApiKeySchema, signal: opts.signal });
+  }
+
+  /** Without `owner`, the admin of owner "default" sees every owner's keys; another admin its own. */
+  async listKeys(query: { owner?: string } = {}, opts: CallOptions = {}): Promise<ApiKeyList> {
+    return this.request("GET", "/v1/keys", { query, schema: apiKeyListSchema, signal: opts.signal });
+  }
+
+  async getKey(id: string, opts: CallOptions = {}): Promise<ApiKey> {
+    return this.request("GET", `/v1/keys/${encodeURIComponent(id)}`, { schema: apiKeySchema, signal: opts.signal });
+  }
+
+  async revokeKey(id: string, opts: CallOptions = {}): Promise<void> {
+    await this.request("DELETE", `/v1/keys/${encodeURIComponent(id)}`, { schema: undefined, signal: opts.signal });
+  }
+
+  /** NATS credentials limited to this token's owner (subscribe scope); an empty body asks for the defaults. */
+  async natsCredentials(body: NatsCredentialsRequest = {}, opts: CallOptions = {}): Promise<NatsCredentials> {
+    return this.request("POST", "/v1/nats/credentials", { body, schema: natsCredentialsSchema, signal: opts.signal });
+  }
+
+  // The relay's parked (dead-letter) outbox rows: the admin of owner "default" only.
+
+  async listParkedOutbox(query: { limit?: number; after?: number } = {}, opts: CallOptions = {}): Promise<ParkedOutboxPage> {
+    return this.request("GET", "/v1/outbox/parked", { query, schema: parkedOutboxPageSchema, signal: opts.signal });
+  }
+
+  async retryParkedOutbox(body: OutboxRetryBody, opts: CallOptions = {}): Promise<{ retried: number[] }> {
+    return this.request("POST", "/v1/outbox/retry", { body, schema: outboxRetryResultSchema, signal: opts.signal });
+  }
+
+  /** How many live breadcrumbs this token's owner has per schema. */
+  async schemaCounts(opts: CallOptions = {}): Promise<SchemaCounts> {
+    return this.request("GET", "/v1/stats/schemas", { schema: schemaCountsSchema, signal: opts.signal });
+  }
+
+  /** The JetStream consumers the runner keeps for the agent with this agent_id. */
+  async agentConsumers(agentId: string, opts: CallOptions = {}): Promise<AgentConsumerList> {
+    return this.request("GET", `/v1/agents/${encodeURIComponent(agentId)}/consumers`, { schema: agentConsumerListSchema, signal: opts.signal });
+  }
+
+  private request: Transport["request"] = (method, route, opts) => this.transport.request(method, route, opts);
 }
 
 const path = (id: string) => `/v1/breadcrumbs/${encodeURIComponent(id)}`;
@@ -183,7 +222,7 @@ function listQuery(q: ListQuery): Query {
     schema_name: q.schema_name,
     tag: q.tag,
     any_tag: q.any_tag,
-    selector: q.selector === undefined ? undefined : JSON.stringify(q.selector),
+    selector: jsonParam(q.selector),
     key: q.key,
     title: q.title,
     limit: q.limit,
@@ -193,4 +232,9 @@ function listQuery(q: ListQuery): Query {
 
 function timeParam(t: string | Date | undefined): string | undefined {
   return t instanceof Date ? t.toISOString() : t;
+}
+
+/** A selector as its query parameter: JSON. */
+function jsonParam(value: unknown): string | undefined {
+  return value === undefined ? undefined : JSON.stringify(value);
 }

@@ -11,7 +11,7 @@ export class NatsCredsError extends Error {
 }
 
 /** A .creds file's contents as they are, or read from a path: a path never contains the JWT header. */
-export function readNatsCreds(credsOrPath: string): string {
+function readNatsCreds(credsOrPath: string): string {
   if (credsOrPath.includes("-----BEGIN NATS USER JWT-----")) return checkCreds(credsOrPath, "the given credentials");
   let text: string;
   try {

@@ -29,9 +29,12 @@ export async function* replayEvents(
       limit: opts.pageSize ?? 500,
     }, { signal: opts.signal });
     yield* page.items;
-    const last = page.items.at(-1);
-    const next = page.next_after ?? last?.seq;
-    if (!page.items.length || next === undefined || next === null || next === after) return;
+    const next = page.next_after ?? page.items.at(-1)?.seq ?? after;
+    // With a selector a page can be empty yet not the last (the API scans a bounded number of rows
+    // per request), so `has_more` decides; without it, an empty page ends the replay. Either way a
+    // cursor that does not move ends it: never loop forever on one page.
+    const more = page.has_more ?? page.items.length > 0;
+    if (!more || next === undefined || next === null || next === after) return;
     after = next;
     since = undefined;
   }

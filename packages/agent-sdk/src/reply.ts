@@ -13,7 +13,7 @@ export function sessionOf(trigger: Pick<Breadcrumb, "tags" | "context">): string
 }
 
 /** The idempotency key of output `n` that an agent writes for one version of a trigger. */
-export function replyKey(agentId: string, trigger: Pick<Breadcrumb, "id" | "version">, n?: number): string {
+function replyKey(agentId: string, trigger: Pick<Breadcrumb, "id" | "version">, n?: number): string {
   return `${agentId}:${trigger.id}:${trigger.version}${n === undefined ? "" : `:${n}`}`;
 }
 

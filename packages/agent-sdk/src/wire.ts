@@ -1,9 +1,19 @@
 import { z } from "zod";
 import {
+  agentConsumerListSchema as strictAgentConsumerListSchema,
+  agentConsumerStateSchema,
+  apiKeyListSchema as strictApiKeyListSchema,
+  apiKeyViewSchema,
   breadcrumbEventSchema as strictEventSchema,
   breadcrumbSchema as strictBreadcrumbSchema,
   createBreadcrumbBodySchema,
   EVENT_TYPES_SHORT,
+  natsCredentialsSchema as strictNatsCredentialsSchema,
+  newApiKeySchema as strictNewApiKeySchema,
+  outboxRetryResultSchema as strictOutboxRetryResultSchema,
+  parkedOutboxPageSchema as strictParkedOutboxPageSchema,
+  parkedOutboxRowSchema,
+  schemaCountsSchema as strictSchemaCountsSchema,
   type LlmHints,
   type PatchBreadcrumbBody,
 } from "@crumbs/schemas";
@@ -38,3 +48,25 @@ export type LlmView = z.infer<typeof llmViewSchema>;
 /** Request bodies as the API takes them (the API validates them; the SDK sends them as they are). */
 export type CreateBody = z.input<typeof createBreadcrumbBodySchema>;
 export type PatchBreadcrumb = PatchBreadcrumbBody;
+
+// The API's other answers, loose likewise.
+
+export const apiKeySchema = apiKeyViewSchema.loose();
+export type ApiKey = z.infer<typeof apiKeySchema>;
+export const newApiKeySchema = strictNewApiKeySchema.loose();
+export type NewApiKey = z.infer<typeof newApiKeySchema>;
+export const apiKeyListSchema = strictApiKeyListSchema.extend({ items: z.array(apiKeySchema) }).loose();
+export type ApiKeyList = z.infer<typeof apiKeyListSchema>;
+
+export const parkedOutboxPageSchema = strictParkedOutboxPageSchema.extend({ items: z.array(parkedOutboxRowSchema.loose()) }).loose();
+export type ParkedOutboxPage = z.infer<typeof parkedOutboxPageSchema>;
+export const outboxRetryResultSchema = strictOutboxRetryResultSchema.loose();
+
+export const natsCredentialsSchema = strictNatsCredentialsSchema.loose();
+export type NatsCredentials = z.infer<typeof natsCredentialsSchema>;
+
+export const schemaCountsSchema = strictSchemaCountsSchema.loose();
+export type SchemaCounts = z.infer<typeof schemaCountsSchema>;
+
+export const agentConsumerListSchema = strictAgentConsumerListSchema.extend({ items: z.array(agentConsumerStateSchema.loose()) }).loose();
+export type AgentConsumerList = z.infer<typeof agentConsumerListSchema>;

@@ -49,3 +49,5 @@ export {
   SEED_PAGE_CONTEXT_KEY,
 } from "./contract/fixtures/page-context-example.ts";
 export { agentConsumerPrefix, consumerToken, AGENT_CONSUMER_PREFIX } from "./contract/agent-consumer.ts";
+export * from "./contract/api-keys.ts";
+export * from "./contract/admin-views.ts";

@@ -1,12 +1,10 @@
 import type { MiddlewareHandler } from "hono";
-import { z } from "zod";
+import { SCOPES, scopeSchema, type Scope } from "@crumbs/schemas";
 import { ForbiddenError } from "../errors.ts";
 import type { Principal } from "./auth.ts";
 import type { AppEnv } from "./context.ts";
 
-export const SCOPES = ["read", "write", "subscribe", "admin"] as const;
-export const scopeSchema = z.enum(SCOPES);
-export type Scope = z.infer<typeof scopeSchema>;
+export { SCOPES, scopeSchema, type Scope };
 
 // Each route declares the scope it needs in its definition (openapi/define.ts), which also writes
 // it into the OpenAPI document as the operation's security requirement: a route cannot be defined

@@ -3,7 +3,7 @@ import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/database.ts";
 import { apiKeys } from "../db/schema.ts";
 import { hashToken } from "../http/auth.ts";
-import type { ApiKeyView } from "./schemas.ts";
+import type { ApiKeyView } from "@crumbs/schemas";
 
 /** `crumbs_` + 32 random bytes: the prefix lets secret scanners recognise a leaked token. */
 export const newApiToken = () => `crumbs_${randomBytes(32).toString("base64url")}`;

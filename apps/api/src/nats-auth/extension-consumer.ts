@@ -1,4 +1,5 @@
 import {
+  EXTENSION_ID_PATTERN,
   extensionActionSubject as actionSubjectOf,
   extensionConsumerName as consumerNameOf,
   STREAM_NAME,
@@ -11,13 +12,7 @@ import { assertSubjectToken } from "./subject-token.ts";
  */
 export const EXTENSION_STREAM = STREAM_NAME;
 
-/**
- * No "-": the durable name joins the owner (which may hold "-") and the
- * extension id with one, and must not be ambiguous. Owner "team" asking for
- * id "x-abc" would otherwise get the durable of owner "team-x"'s extension
- * "abc", and could pull that owner's actions.
- */
-export const EXTENSION_ID_PATTERN = /^[A-Za-z0-9_]{1,64}$/;
+export { EXTENSION_ID_PATTERN };
 
 export function assertExtensionId(id: string): string {
   if (!EXTENSION_ID_PATTERN.test(id)) throw new Error(`extension id "${id}" is not 1-64 of A-Z a-z 0-9 _`);

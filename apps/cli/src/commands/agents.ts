@@ -1,8 +1,7 @@
 import { parseCommandArgs, runSubcommand } from "../args.ts";
 import { agentBodyFromFile, AGENT_SCHEMA, applyAgent, listAgents } from "../agent-defs.ts";
-import { loadClientConfig } from "../client-config.ts";
+import { apiClient } from "../client-config.ts";
 import { printJson, type CliContext, type Command } from "../context.ts";
-import { createHttpClient } from "../http-client.ts";
 import { readJsonInput } from "../read-input.ts";
 
 const usage = `usage: crumbs agents list [--json]
@@ -15,13 +14,9 @@ apply FILE   create the agent, or update the one with the same agent_id (If-Matc
              context} or just the context.
 The runner follows these breadcrumbs live: no restart needed.`;
 
-async function client(ctx: CliContext) {
-  return createHttpClient(await loadClientConfig(ctx.env, ctx.cwd), ctx.fetch);
-}
-
 async function list(args: string[], ctx: CliContext) {
   const { values } = parseCommandArgs(args, { json: { type: "boolean" } }, usage);
-  const agents = await listAgents(await client(ctx));
+  const agents = await listAgents(await apiClient(ctx));
   if (values.json) return printJson(ctx, agents);
   for (const a of agents) ctx.out(`${a.context.agent_id ?? "?"} ${a.id} v${a.version} ${a.context.model ?? "-"} ${a.title}`);
   if (!agents.length) ctx.err("no agents yet: `crumbs agents apply FILE` adds one (apps/runner/agents/page-assistant.json)");
@@ -30,7 +25,7 @@ async function list(args: string[], ctx: CliContext) {
 async function apply(args: string[], ctx: CliContext) {
   const { positionals } = parseCommandArgs(args, {}, usage, { min: 1, max: 1 });
   const body = agentBodyFromFile(await readJsonInput(positionals[0] ?? "-", ctx.cwd, ctx.stdin));
-  const { outcome, crumb, version } = await applyAgent(await client(ctx), body);
+  const { outcome, crumb, version } = await applyAgent(await apiClient(ctx), body);
   ctx.err(`${outcome} agent ${body.context.agent_id} (v${version})`);
   printJson(ctx, crumb);
 }

@@ -1,8 +1,7 @@
 import { parseCommandArgs } from "../args.ts";
-import { loadClientConfig } from "../client-config.ts";
+import { apiClient } from "../client-config.ts";
 import type { Command } from "../context.ts";
 import { UsageError } from "../errors.ts";
-import { createHttpClient } from "../http-client.ts";
 
 const usage = `usage: crumbs delete ID [--if-match VERSION]
 
@@ -16,11 +15,8 @@ export const deleteCommand: Command = {
     const { values, positionals } = parseCommandArgs(args, { "if-match": { type: "string" } }, usage, { min: 1, max: 1 });
     const version = values["if-match"]?.replace(/^W\//, "").replace(/"/g, "");
     if (version !== undefined && !/^\d{1,9}$/.test(version)) throw new UsageError("--if-match takes a version number, e.g. --if-match 3", usage);
-    const http = createHttpClient(await loadClientConfig(ctx.env, ctx.cwd), ctx.fetch);
     const id = positionals[0] ?? "";
-    await http.json("DELETE", `/v1/breadcrumbs/${encodeURIComponent(id)}`, {
-      headers: version === undefined ? {} : { "if-match": `"${version}"` },
-    });
+    await (await apiClient(ctx)).delete(id, version === undefined ? {} : { ifMatch: Number(version) });
     ctx.out(`deleted ${id}`);
   },
 };

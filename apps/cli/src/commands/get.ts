@@ -1,8 +1,7 @@
 import { parseCommandArgs } from "../args.ts";
-import { loadClientConfig } from "../client-config.ts";
+import { apiClient } from "../client-config.ts";
 import { printJson, type Command } from "../context.ts";
 import { UsageError } from "../errors.ts";
-import { createHttpClient } from "../http-client.ts";
 
 const usage = `usage: crumbs get ID [--view llm]
 
@@ -13,9 +12,8 @@ export const getCommand: Command = {
   async run(args, ctx) {
     const { values, positionals } = parseCommandArgs(args, { view: { type: "string" } }, usage, { min: 1, max: 1 });
     if (values.view !== undefined && values.view !== "llm") throw new UsageError(`--view accepts only "llm"`, usage);
-    const http = createHttpClient(await loadClientConfig(ctx.env, ctx.cwd), ctx.fetch);
+    const http = await apiClient(ctx);
     const id = positionals[0] ?? "";
-    const res = await http.json("GET", `/v1/breadcrumbs/${encodeURIComponent(id)}`, { query: { view: values.view } });
-    printJson(ctx, res.body);
+    printJson(ctx, values.view === "llm" ? await http.getLlmView(id) : await http.get(id));
   },
 };

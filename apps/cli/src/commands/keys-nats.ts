@@ -1,11 +1,9 @@
 import { access, mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { z } from "zod";
-import { createNatsTrust, mintRunnerUser } from "@crumbs/api";
 import { parseCommandArgs } from "../args.ts";
+import { apiClient } from "../client-config.ts";
 import type { CliContext } from "../context.ts";
 import { CliError, UsageError } from "../errors.ts";
-import type { HttpClient } from "../http-client.ts";
 import { natsKeyFiles } from "../nats-key-files.ts";
 
 /**
@@ -24,7 +22,9 @@ export const natsInit = (usage: string) => async (args: string[], ctx: CliContex
 
 
 /** Writes a fresh operator + account into `dir`; refuses to overwrite any file. */
-export async function writeNatsKeys(dir: string): Promise<void> {
+async function writeNatsKeys(dir: string): Promise<void> {
+  // Loaded here, not with the command: `crumbs keys list` and `--help` never load the API.
+  const { createNatsTrust, mintRunnerUser } = await import("@crumbs/api");
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const trust = createNatsTrust();
   const files: [string, string, number][] = [
@@ -56,10 +56,8 @@ export async function ensureNatsKeys(dir: string): Promise<ReturnType<typeof nat
   return { ...files, created: true };
 }
 
-const credsSchema = z.object({ creds: z.string(), expires_at: z.string().nullable() });
-
 /** `keys nats-creds`: prints the .creds file the API mints for this token's owner. */
-export async function natsCreds(args: string[], ctx: CliContext, usage: string, http: HttpClient) {
+export async function natsCreds(args: string[], ctx: CliContext, usage: string) {
   const { values } = parseCommandArgs(
     args,
     { kind: { type: "string" }, ttl: { type: "string" }, "extension-id": { type: "string" } },
@@ -72,15 +70,11 @@ export async function natsCreds(args: string[], ctx: CliContext, usage: string, 
   if (values.kind === "extension" && !values["extension-id"]) {
     throw new UsageError(`--kind extension needs --extension-id ID`, usage);
   }
-  const res = await http.json("POST", "/v1/nats/credentials", {
-    body: {
-      ...(values.kind ? { kind: values.kind } : {}),
-      ...(values["extension-id"] ? { extension_id: values["extension-id"] } : {}),
-      ...(values.ttl ? { ttl_seconds: Number(values.ttl) } : {}),
-    },
+  const creds = await (await apiClient(ctx)).natsCredentials({
+    ...(values.kind ? { kind: values.kind } : {}),
+    ...(values["extension-id"] ? { extension_id: values["extension-id"] } : {}),
+    ...(values.ttl ? { ttl_seconds: Number(values.ttl) } : {}),
   });
-  const parsed = credsSchema.safeParse(res.body);
-  if (!parsed.success) throw new CliError("invalid_response", "unexpected credentials answer");
-  ctx.out(parsed.data.creds);
-  ctx.err(`expires ${parsed.data.expires_at ?? "never"}`);
+  ctx.out(creds.creds);
+  ctx.err(`expires ${creds.expires_at ?? "never"}`);
 }

@@ -1,10 +1,9 @@
-import { z } from "zod";
-import { SCOPES } from "@crumbs/api";
+import type { ApiKey } from "@crumbs/agent-sdk";
+import { SCOPES, type Scope } from "@crumbs/schemas";
 import { parseCommandArgs, runSubcommand } from "../args.ts";
-import { loadClientConfig } from "../client-config.ts";
+import { apiClient } from "../client-config.ts";
 import { printJson, type CliContext, type Command } from "../context.ts";
-import { CliError, UsageError } from "../errors.ts";
-import { createHttpClient } from "../http-client.ts";
+import { UsageError } from "../errors.ts";
 import { natsCreds, natsInit } from "./keys-nats.ts";
 
 const usage = `usage: crumbs keys create --owner OWNER --scopes ${SCOPES.join(",")} [--expires 30d] [--name NAME] [--json]
@@ -19,29 +18,8 @@ and never grants a scope it lacks. --expires: 30d, 12h, 90m, 2w or seconds; with
 nats-init writes a locked-down NATS setup (operator, account, memory resolver) into DIR; see SECURITY.md.
 nats-creds prints a .creds file for NATS limited to this token's owner's subjects (subscribe scope).`;
 
-const keySchema = z.looseObject({
-  id: z.string(),
-  owner: z.string(),
-  name: z.string().nullable(),
-  scopes: z.array(z.string()),
-  created_at: z.string(),
-  expires_at: z.string().nullable(),
-  revoked_at: z.string().nullable().optional(),
-  token: z.string().optional(),
-});
-
-const parseKey = (body: unknown) => {
-  const k = keySchema.safeParse(body);
-  if (!k.success) throw new CliError("invalid_response", `unexpected key: ${k.error.issues[0]?.message}`);
-  return k.data;
-};
-
-const line = (k: z.infer<typeof keySchema>) =>
+const line = (k: ApiKey) =>
   `${k.id} ${k.owner} ${k.scopes.join(",")} ${k.name ?? "-"} expires=${k.expires_at ?? "never"}${k.revoked_at ? ` revoked=${k.revoked_at}` : ""}`;
-
-async function client(ctx: CliContext) {
-  return createHttpClient(await loadClientConfig(ctx.env, ctx.cwd), ctx.fetch);
-}
 
 async function create(args: string[], ctx: CliContext) {
   const { values } = parseCommandArgs(
@@ -50,23 +28,22 @@ async function create(args: string[], ctx: CliContext) {
     usage,
   );
   if (!values.owner || !values.scopes) throw new UsageError(`--owner and --scopes are required`, usage);
-  const scopes = values.scopes.split(",").map((s) => s.trim()).filter(Boolean);
-  const http = await client(ctx);
-  const res = await http.json("POST", "/v1/keys", {
-    body: { owner: values.owner, scopes, ...(values.name ? { name: values.name } : {}), ...(values.expires ? { expires_in: values.expires } : {}) },
+  // Sent as typed: the API names a scope it does not know (details.issues).
+  const scopes = values.scopes.split(",").map((s) => s.trim()).filter(Boolean) as Scope[];
+  const key = await (await apiClient(ctx)).createKey({
+    owner: values.owner,
+    scopes,
+    ...(values.name ? { name: values.name } : {}),
+    ...(values.expires ? { expires_in: values.expires } : {}),
   });
-  const key = parseKey(res.body);
   if (values.json) return printJson(ctx, key);
-  ctx.out(key.token ?? "");
+  ctx.out(key.token);
   ctx.err(`key ${line(key)}\nthe token above is shown once; store it now (CRUMBS_TOKEN=...)`);
 }
 
 async function list(args: string[], ctx: CliContext) {
   const { values } = parseCommandArgs(args, { owner: { type: "string" }, json: { type: "boolean" } }, usage);
-  const res = await (await client(ctx)).json("GET", "/v1/keys", { query: { owner: values.owner } });
-  const items = z.object({ items: z.array(z.unknown()) }).safeParse(res.body);
-  if (!items.success) throw new CliError("invalid_response", "unexpected key list");
-  const keys = items.data.items.map(parseKey);
+  const { items: keys } = await (await apiClient(ctx)).listKeys(values.owner === undefined ? {} : { owner: values.owner });
   if (values.json) return printJson(ctx, keys);
   for (const k of keys) ctx.out(line(k));
   if (!keys.length) ctx.err(`no keys${values.owner ? ` of owner ${values.owner}` : ""}: \`crumbs keys create\` makes one`);
@@ -75,7 +52,7 @@ async function list(args: string[], ctx: CliContext) {
 async function revoke(args: string[], ctx: CliContext) {
   const { positionals } = parseCommandArgs(args, {}, usage, { min: 1, max: 1 });
   const id = positionals[0] ?? "";
-  await (await client(ctx)).json("DELETE", `/v1/keys/${encodeURIComponent(id)}`);
+  await (await apiClient(ctx)).revokeKey(id);
   ctx.err(`revoked ${id}`);
 }
 
@@ -84,7 +61,7 @@ const subcommands: Record<string, (args: string[], ctx: CliContext) => Promise<v
   list,
   revoke,
   "nats-init": natsInit(usage),
-  "nats-creds": async (args, ctx) => natsCreds(args, ctx, usage, await client(ctx)),
+  "nats-creds": (args, ctx) => natsCreds(args, ctx, usage),
 };
 
 export const keysCommand: Command = {

@@ -1,9 +1,8 @@
-import { z } from "zod";
+import type { ParkedOutboxPage } from "@crumbs/agent-sdk";
 import { parseCommandArgs, runSubcommand } from "../args.ts";
-import { loadClientConfig } from "../client-config.ts";
+import { apiClient } from "../client-config.ts";
 import { printJson, type CliContext, type Command } from "../context.ts";
-import { CliError, UsageError } from "../errors.ts";
-import { createHttpClient } from "../http-client.ts";
+import { UsageError } from "../errors.ts";
 
 const usage = `usage: crumbs outbox list [--limit N] [--json]
        crumbs outbox retry <seq> | --all
@@ -15,36 +14,20 @@ list shows each parked row: seq, owner, subject, parked time and reason.
 retry moves a row (and the rows of its owner parked behind it) or every row back to the outbox, where the
 relay publishes it next; fix the cause first (e.g. raise max_payload), or it parks again.`;
 
-const parkedSchema = z.looseObject({
-  seq: z.number(),
-  owner: z.string(),
-  subject: z.string(),
-  msg_id: z.string(),
-  reason: z.string(),
-  parked_at: z.string(),
-});
-const pageSchema = z.object({ items: z.array(parkedSchema), next_after: z.number().nullable() });
-
-async function client(ctx: CliContext) {
-  return createHttpClient(await loadClientConfig(ctx.env, ctx.cwd), ctx.fetch);
-}
-
 async function list(args: string[], ctx: CliContext) {
   const { values } = parseCommandArgs(args, { limit: { type: "string" }, json: { type: "boolean" } }, usage);
   const limit = values.limit === undefined ? undefined : Number(values.limit);
   if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 1_000)) {
     throw new UsageError(`--limit must be an integer from 1 to 1000`, usage);
   }
-  const http = await client(ctx);
-  const rows: z.infer<typeof parkedSchema>[] = [];
+  const http = await apiClient(ctx);
+  const rows: ParkedOutboxPage["items"] = [];
   let after: number | undefined;
   for (;;) {
-    const res = await http.json("GET", "/v1/outbox/parked", { query: { limit: String(limit ?? 500), after: after === undefined ? undefined : String(after) } });
-    const page = pageSchema.safeParse(res.body);
-    if (!page.success) throw new CliError("invalid_response", "unexpected parked outbox page");
-    rows.push(...page.data.items);
-    if (limit !== undefined || page.data.next_after === null) break;
-    after = page.data.next_after;
+    const page = await http.listParkedOutbox({ limit: limit ?? 500, ...(after === undefined ? {} : { after }) });
+    rows.push(...page.items);
+    if (limit !== undefined || page.next_after === null) break;
+    after = page.next_after;
   }
   if (values.json) return printJson(ctx, rows);
   for (const r of rows) ctx.out(`${r.seq} ${r.owner} ${r.subject} parked=${r.parked_at} ${r.reason}`);
@@ -57,11 +40,9 @@ async function retry(args: string[], ctx: CliContext) {
   if (Boolean(values.all) === (seqText !== undefined)) throw new UsageError(`give one seq or --all`, usage);
   const seq = Number(seqText);
   if (seqText !== undefined && !(Number.isSafeInteger(seq) && seq >= 1)) throw new UsageError(`seq must be a positive integer`, usage);
-  const res = await (await client(ctx)).json("POST", "/v1/outbox/retry", { body: values.all ? { all: true } : { seq } });
-  const body = z.object({ retried: z.array(z.number()) }).safeParse(res.body);
-  if (!body.success) throw new CliError("invalid_response", "unexpected retry answer");
-  ctx.out(body.data.retried.join("\n"));
-  ctx.err(`${body.data.retried.length} re-queued`);
+  const { retried } = await (await apiClient(ctx)).retryParkedOutbox(values.all ? { all: true } : { seq });
+  ctx.out(retried.join("\n"));
+  ctx.err(`${retried.length} re-queued`);
 }
 
 const subcommands: Record<string, (args: string[], ctx: CliContext) => Promise<void>> = { list, retry };

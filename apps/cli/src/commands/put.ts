@@ -1,7 +1,6 @@
 import { parseCommandArgs } from "../args.ts";
-import { loadClientConfig } from "../client-config.ts";
+import { apiClient } from "../client-config.ts";
 import { printJson, type Command } from "../context.ts";
-import { createHttpClient } from "../http-client.ts";
 import { planPut } from "../put-plan.ts";
 import { readJsonInput } from "../read-input.ts";
 
@@ -23,11 +22,12 @@ export const putCommand: Command = {
       { min: 1, max: 1 },
     );
     const plan = planPut(await readJsonInput(positionals[0] ?? "-", ctx.cwd, ctx.stdin));
-    const http = createHttpClient(await loadClientConfig(ctx.env, ctx.cwd), ctx.fetch);
-    const headers: Record<string, string> = {};
-    if (plan.method === "PATCH") headers["if-match"] = plan.ifMatch;
-    if (values["idempotency-key"]) headers["idempotency-key"] = values["idempotency-key"];
-    const res = await http.json(plan.method, plan.path, { body: plan.body, headers });
-    printJson(ctx, res.body);
+    const http = await apiClient(ctx);
+    const idempotencyKey = values["idempotency-key"] || undefined;
+    const written =
+      plan.method === "PATCH"
+        ? await http.patch(plan.id, plan.body, { ifMatch: plan.ifMatch, idempotencyKey })
+        : await http.create(plan.body, { idempotencyKey });
+    printJson(ctx, written);
   },
 };

@@ -1,10 +1,9 @@
-import { z } from "zod";
+import { replayEvents, type Selector } from "@crumbs/agent-sdk";
 import { parseCommandArgs } from "../args.ts";
-import { loadClientConfig } from "../client-config.ts";
+import { apiClient } from "../client-config.ts";
 import type { Command } from "../context.ts";
-import { CliError, UsageError } from "../errors.ts";
-import { formatEventLine, parseEvent, validateSubjectPrefix } from "../event-line.ts";
-import { createHttpClient } from "../http-client.ts";
+import { UsageError } from "../errors.ts";
+import { formatEventLine, validateSubjectPrefix } from "../event-line.ts";
 import { resolveNatsUrl } from "../nats-url.ts";
 import { openReplayPublisher, type ReplayPublisher } from "../replay-publisher.ts";
 import { parseSelectorArg } from "../selector-arg.ts";
@@ -25,11 +24,6 @@ TIME is ISO (2025-01-31T12:00:00Z) or a duration back from now: 30s, 30m, 1h, 2d
 A summary (count, events/s) goes to stderr.`;
 
 const PAGE = 500;
-const pageSchema = z.object({
-  items: z.array(z.unknown()),
-  next_after: z.coerce.number().nullish(),
-  has_more: z.boolean().optional(),
-});
 
 export const replayCommand: Command = {
   usage,
@@ -49,40 +43,25 @@ export const replayCommand: Command = {
     if (values.since !== undefined && values.after !== undefined) {
       throw new UsageError(`use --since or --after, not both`, usage);
     }
-    const query = {
-      selector: parseSelectorArg(values.selector),
-      since: values.since === undefined ? undefined : parseTime(values.since),
-      until: values.until === undefined ? undefined : parseTime(values.until),
-      limit: PAGE,
+    // The API checks the selector (422 invalid_selector) and the times.
+    const selector = parseSelectorArg(values.selector) as Selector | undefined;
+    const range = {
+      ...(values.since === undefined ? {} : { since: parseTime(values.since) }),
+      ...(values.until === undefined ? {} : { until: parseTime(values.until) }),
+      ...(values.after === undefined ? {} : { after: parseSeq(values.after) }),
     };
-    let after = values.after === undefined ? undefined : parseSeq(values.after);
     const prefix = values.publish === undefined ? undefined : validateSubjectPrefix(values.publish);
-    const http = createHttpClient(await loadClientConfig(ctx.env, ctx.cwd), ctx.fetch);
+    const http = await apiClient(ctx);
     let publisher: ReplayPublisher | undefined;
     if (prefix) publisher = await openReplayPublisher(await resolveNatsUrl(ctx.env, ctx.cwd), prefix);
 
     const started = performance.now();
     let count = 0;
     try {
-      for (;;) {
-        const res = await http.json("GET", "/v1/events", { query: { ...query, after } });
-        const page = pageSchema.safeParse(res.body);
-        if (!page.success) throw new CliError("invalid_response", `unexpected /v1/events page: ${page.error.issues[0]?.message}`);
-        let lastSeq = after;
-        for (const raw of page.data.items) {
-          const event = parseEvent(raw);
-          ctx.out(values.json ? JSON.stringify(raw) : formatEventLine(event));
-          if (publisher) await publisher.publish(event, raw);
-          lastSeq = event.seq;
-          count++;
-        }
-        const next = page.data.next_after ?? lastSeq;
-        // With a selector a page can be empty yet not the last (the API scans a bounded number of
-        // rows per request), so `has_more` decides; without it, an empty page ends the replay.
-        // Either way a cursor that does not move ends it: never loop forever on one page.
-        const more = page.data.has_more ?? page.data.items.length > 0;
-        if (!more || next === undefined || next === after) break;
-        after = next;
+      for await (const event of replayEvents(http, selector, { ...range, pageSize: PAGE })) {
+        ctx.out(values.json ? JSON.stringify(event) : formatEventLine(event));
+        if (publisher) await publisher.publish(event);
+        count++;
       }
     } finally {
       const counts = await publisher?.close();

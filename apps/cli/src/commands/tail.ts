@@ -1,12 +1,11 @@
+import { ApiResponseError, type CrumbsHttp } from "@crumbs/agent-sdk";
 import { abortableSleep } from "../abortable-sleep.ts";
 import { parseCommandArgs } from "../args.ts";
-import { loadClientConfig } from "../client-config.ts";
+import { apiClient } from "../client-config.ts";
 import type { Command, CliContext } from "../context.ts";
-import { ApiResponseError } from "@crumbs/agent-sdk";
-import { formatEventLine, parseEvent } from "../event-line.ts";
-import { createHttpClient, type HttpClient } from "../http-client.ts";
+import { failureMessage } from "../errors.ts";
+import { formatEventLine } from "../event-line.ts";
 import { parseSelectorArg } from "../selector-arg.ts";
-import { SseParser } from "@crumbs/schemas/sse";
 import { parseSeq } from "../time.ts";
 
 const usage = `usage: crumbs tail [--selector JSON] [--after SEQ] [--json]
@@ -29,7 +28,7 @@ export const tailCommand: Command = {
     );
     const selector = parseSelectorArg(values.selector);
     let lastSeq = values.after === undefined ? undefined : String(parseSeq(values.after));
-    const http = createHttpClient(await loadClientConfig(ctx.env, ctx.cwd), ctx.fetch);
+    const http = await apiClient(ctx);
     let connectedOnce = false;
     let backoff = 250;
     while (!ctx.shutdown.aborted) {
@@ -45,7 +44,7 @@ export const tailCommand: Command = {
         if (ctx.shutdown.aborted) break;
         // A request the API refuses (bad selector, bad token) will not get better by retrying.
         if (!connectedOnce || (err instanceof ApiResponseError && err.status < 500)) throw err;
-        ctx.err(`tail: connection lost (${(err as Error).message}); retrying in ${backoff} ms`);
+        ctx.err(`tail: connection lost (${failureMessage(err as Error)}); retrying in ${backoff} ms`);
       }
       await abortableSleep(backoff, ctx.shutdown);
       backoff = Math.min(backoff * 2, 5_000);
@@ -54,50 +53,32 @@ export const tailCommand: Command = {
 };
 
 async function streamOnce(
-  http: HttpClient,
+  http: CrumbsHttp,
   ctx: CliContext,
-  opts: { selector: string | undefined; after: string | undefined; json: boolean },
+  opts: { selector: object | undefined; after: string | undefined; json: boolean },
   onSeq: (seq: string) => void,
   onOpen: () => void,
 ): Promise<void> {
-  const headers: Record<string, string> = { accept: "text/event-stream" };
-  if (opts.after !== undefined) headers["last-event-id"] = opts.after;
-  const res = await http.raw("GET", "/v1/events/stream", {
-    query: { selector: opts.selector, after: opts.after },
-    headers,
-    signal: ctx.shutdown,
-  });
-  if (!res.body) return;
-  const parser = new SseParser();
-  const decoder = new TextDecoder();
-  const reader = res.body.getReader();
-  let opened = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    // "Connected" once the server sends its first bytes (its `: connected` comment), not at the
-    // headers: only then has it fixed its starting seq, so a write made after this line is seen.
-    if (!opened) {
-      opened = true;
-      onOpen();
+  const query = { ...(opts.selector ? { selector: opts.selector } : {}), ...(opts.after === undefined ? {} : { after: opts.after }) };
+  for await (const item of http.streamEvents(query, { signal: ctx.shutdown })) {
+    switch (item.kind) {
+      // "Connected" once the server sends its first bytes (its `: connected` comment), not at the
+      // headers: only then has it fixed its starting seq, so a write made after this line is seen.
+      case "open":
+        onOpen();
+        break;
+      case "event":
+        ctx.out(opts.json ? JSON.stringify(item.event) : formatEventLine(item.event));
+        onSeq(item.lastEventId);
+        break;
+      // An id without data moves the resume point without being an event (a server may send its
+      // starting seq that way, so a reconnect before any event still misses nothing).
+      case "position":
+        onSeq(item.lastEventId);
+        break;
+      case "skipped":
+        ctx.err(`tail: skipped a frame that is not ${item.notJson ? "JSON" : "an event"} (id ${item.id ?? "?"})`);
+        break;
     }
-    const resumeBefore = parser.lastEventId;
-    const frames = parser.push(decoder.decode(value, { stream: true }));
-    for (const frame of frames) {
-      let raw: unknown;
-      try {
-        raw = JSON.parse(frame.data);
-      } catch {
-        ctx.err(`tail: skipped a frame that is not JSON (id ${frame.id ?? "?"})`);
-        continue;
-      }
-      const event = parseEvent(raw);
-      ctx.out(opts.json ? JSON.stringify(raw) : formatEventLine(event));
-      onSeq(frame.id ?? String(event.seq));
-    }
-    // An id without data moves the resume point without being an event (a server may send its
-    // starting seq that way, so a reconnect before any event still misses nothing).
-    const resume = parser.lastEventId;
-    if (resume && resume !== resumeBefore && !frames.some((f) => f.id === resume)) onSeq(resume);
   }
 }

@@ -4,7 +4,15 @@ import { renderLlmView } from "../llm-view/llm-view.ts";
 import { validateLlmHints } from "../llm-view/llm-hints-validate.ts";
 import { compileSelector, parseSelectorParam } from "../selector/selector-compile.ts";
 import { errorBodySchema, errorDetailsSchema } from "./error-body.ts";
-import { CrumbsError, ERROR_CODES } from "./errors.ts";
+import {
+  CrumbsError,
+  ERROR_CODES,
+  InvalidLlmHintsError,
+  InvalidRequestError,
+  InvalidSelectorError,
+  LlmViewError,
+  SchemaValidationError,
+} from "./errors.ts";
 import { validateContext } from "./known-schemas.ts";
 import { parseCreateBreadcrumbBody } from "./request-bodies.ts";
 
@@ -42,5 +50,26 @@ describe("error details", () => {
     // Each of these is about the input, so it says where: issues, or the limit it ran into.
     expect(errorDetailsSchema.safeParse(err.details).success, JSON.stringify(err.details)).toBe(true);
     expect(err.details?.issues ?? err.details?.limit).toBeDefined();
+  });
+});
+
+describe("the engines' error classes", () => {
+  it.each([
+    [InvalidSelectorError, "invalid_selector", 422],
+    [InvalidLlmHintsError, "invalid_llm_hints", 422],
+    [LlmViewError, "invalid_llm_hints", 422],
+    [SchemaValidationError, "schema_validation_failed", 422],
+    [InvalidRequestError, "invalid_request", 400],
+  ] as const)("%o answers its code and status, under its own name, with the details given", (Class, code, status) => {
+    const details = { issues: [{ path: ["a"], code: "invalid_type", message: "expected a string" }] };
+    const err = new Class("bad input", details);
+    expect(err).toBeInstanceOf(CrumbsError);
+    expect(err).toMatchObject({ name: Class.name, code, status, message: "bad input", details });
+    expect(err.toJSON()).toEqual({ error: code, message: "bad input", details });
+  });
+
+  it("keeps the classes apart: a view failure is not an invalid-hints error, though both say invalid_llm_hints", () => {
+    expect(new LlmViewError("x")).not.toBeInstanceOf(InvalidLlmHintsError);
+    expect(new InvalidLlmHintsError("x")).not.toBeInstanceOf(LlmViewError);
   });
 });

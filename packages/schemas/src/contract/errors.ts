@@ -118,37 +118,25 @@ export class CrumbsError extends Error {
   }
 }
 
-export class InvalidSelectorError extends CrumbsError {
-  constructor(message: string, details?: ErrorDetails) {
-    super("invalid_selector", message, 422, details);
-  }
+/**
+ * The base of an error class with one code: the status is the contract's for that code
+ * (ERROR_CODES), and the class takes a message and optional details.
+ */
+function codedError(code: ErrorCode) {
+  return class extends CrumbsError {
+    constructor(message: string, details?: ErrorDetails) {
+      super(code, message, ERROR_CODES[code], details);
+    }
+  };
 }
 
-export class InvalidLlmHintsError extends CrumbsError {
-  constructor(message: string, details?: ErrorDetails) {
-    super("invalid_llm_hints", message, 422, details);
-  }
-}
-
+export class InvalidSelectorError extends codedError("invalid_selector") {}
+export class InvalidLlmHintsError extends codedError("invalid_llm_hints") {}
 /** A view that cannot be rendered at read time. Same code as invalid hints: the hints are at fault. */
-export class LlmViewError extends CrumbsError {
-  constructor(message: string, details?: ErrorDetails) {
-    super("invalid_llm_hints", message, 422, details);
-  }
-}
-
-export class SchemaValidationError extends CrumbsError {
-  constructor(message: string, details?: ErrorDetails) {
-    super("schema_validation_failed", message, 422, details);
-  }
-}
-
+export class LlmViewError extends codedError("invalid_llm_hints") {}
+export class SchemaValidationError extends codedError("schema_validation_failed") {}
 /** A request body or parameter that is malformed (not a schema problem of the context). */
-export class InvalidRequestError extends CrumbsError {
-  constructor(message: string, details?: ErrorDetails) {
-    super("invalid_request", message, 400, details);
-  }
-}
+export class InvalidRequestError extends codedError("invalid_request") {}
 
 export function isCrumbsError(e: unknown): e is CrumbsError {
   return e instanceof CrumbsError;

@@ -1,36 +1,14 @@
 import { z } from "@hono/zod-openapi";
-import { agentConsumerPrefix, STREAM_NAME } from "@crumbs/schemas";
+import { agentConsumerListSchema, agentConsumerPrefix, agentConsumerStateSchema, STREAM_NAME, type AgentConsumerState } from "@crumbs/schemas";
 import { InvalidRequestError, UnavailableError } from "../../errors.ts";
 import type { NatsLink } from "../../nats/connect.ts";
-import { errors, json } from "../openapi/components.ts";
+import { errors, json, named } from "../openapi/components.ts";
 import { apiRoute, defineRoute, newRouter } from "../openapi/define.ts";
 
 const AGENT_ID = /^[A-Za-z0-9_-]{1,200}$/;
 
-export interface ConsumerState {
-  name: string;
-  filter_subject: string | null;
-  /** Messages on the stream the consumer has not delivered yet. */
-  num_pending: number;
-  /** Delivered, not yet acked (a runner is working on them, or died holding them). */
-  num_ack_pending: number;
-  num_redelivered: number;
-  /** Stream seq of the last delivery; null before the first. */
-  last_delivered_stream_seq: number | null;
-  last_active: string | null;
-}
-
-const ConsumerStateDoc = z
-  .object({
-    name: z.string(),
-    filter_subject: z.string().nullable(),
-    num_pending: z.number().int().openapi({ description: "Messages on the stream not delivered yet" }),
-    num_ack_pending: z.number().int().openapi({ description: "Delivered, not acked yet" }),
-    num_redelivered: z.number().int(),
-    last_delivered_stream_seq: z.number().int().nullable(),
-    last_active: z.string().nullable(),
-  })
-  .openapi("AgentConsumer");
+// The list's items under their component name (the contract's list, its items named).
+const ConsumerList = agentConsumerListSchema.extend({ items: z.array(named(agentConsumerStateSchema, "AgentConsumer")) });
 
 const route = apiRoute({
   method: "get",
@@ -40,7 +18,7 @@ const route = apiRoute({
   summary: "The JetStream consumers the runner keeps for an agent",
   scope: "read",
   request: { params: z.object({ id: z.string().openapi({ description: "The agent_id of an agent.def.v1" }) }) },
-  responses: { 200: json(z.object({ items: z.array(ConsumerStateDoc) }), "Usually one; two briefly while a selector change moves it"), ...errors(400, 503) },
+  responses: { 200: json(ConsumerList, "Usually one; two briefly while a selector change moves it"), ...errors(400, 503) },
 });
 
 /** nats.js types `last_active` as nanos, but nats-server sends an RFC 3339 time. */
@@ -63,7 +41,7 @@ export function agentConsumerRoutes(deps: { nats?: NatsLink }) {
     if (!nats || !nats.connected()) throw new UnavailableError("NATS is not connected");
     const prefix = agentConsumerPrefix(owner, id);
     const jsm = await nats.nc.jetstreamManager();
-    const items: ConsumerState[] = [];
+    const items: AgentConsumerState[] = [];
     for await (const ci of jsm.consumers.list(STREAM_NAME)) {
       if (!ci.name.startsWith(prefix)) continue;
       items.push({

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ForbiddenError, NotFoundError } from "../../errors.ts";
-import { apiKeyViewSchema, createApiKey, createKeyBodySchema, getApiKey, listApiKeys, listKeysQuerySchema, revokeApiKey } from "../../keys/index.ts";
+import { apiKeyListSchema, apiKeyViewSchema, createKeyBodySchema, listKeysQuerySchema, newApiKeySchema } from "@crumbs/schemas";
+import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from "../../keys/index.ts";
 import { ADMIN_OWNER, type Principal } from "../auth.ts";
 import { hasScope } from "../auth-scopes.ts";
 import type { RouteDeps } from "../context.ts";
@@ -12,9 +13,9 @@ import { apiRoute, defineRoute, newRouter } from "../openapi/define.ts";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const ApiKey = named(apiKeyViewSchema, "ApiKey", { description: "What the API shows of a key: never the token or its hash" });
-const NewApiKey = apiKeyViewSchema
-  .extend({ token: z.string().openapi({ description: "The bearer token, shown this once" }) })
-  .openapi("NewApiKey");
+const NewApiKey = named(newApiKeySchema, "NewApiKey");
+// The list's items under their component name (the contract's list, its items named).
+const ApiKeyList = apiKeyListSchema.extend({ items: z.array(ApiKey) });
 const idParams = idParam("The key's id");
 
 const routes = {
@@ -37,7 +38,7 @@ const routes = {
     summary: "List API keys, newest first",
     scope: "admin",
     request: { query: listKeysQuerySchema },
-    responses: { 200: json(z.object({ items: z.array(ApiKey) }), "Up to 1000 keys"), ...errors(400) },
+    responses: { 200: json(ApiKeyList, "Up to 1000 keys"), ...errors(400) },
   }),
   get: apiRoute({
     method: "get",

@@ -1,7 +1,6 @@
-import { z } from "@hono/zod-openapi";
+import { natsCredentialsBodySchema, natsCredentialsSchema } from "@crumbs/schemas";
 import { ForbiddenError, UnavailableError } from "../../errors.ts";
 import {
-  EXTENSION_ID_PATTERN,
   EXTENSION_STREAM,
   extensionActionSubject,
   extensionConsumerName,
@@ -13,39 +12,10 @@ import {
 } from "../../nats-auth/index.ts";
 import { readJsonBody } from "../json-body.ts";
 import { parseBody } from "../params.ts";
-import { errors, json, jsonBody } from "../openapi/components.ts";
+import { errors, json, jsonBody, named } from "../openapi/components.ts";
 import { apiRoute, defineRoute, newRouter } from "../openapi/define.ts";
 
-/**
- * Short-lived by default: the memory resolver cannot revoke one user, so a
- * revoked API key's NATS credentials stay valid until they expire.
- */
-const bodySchema = z
-  .strictObject({
-    kind: z.enum(["agent", "extension"]).default("agent"),
-    /** The extension's durable consumer is named after it, so its credentials are bound to that one consumer. */
-    extension_id: z.string().regex(EXTENSION_ID_PATTERN, "must be 1-64 of A-Z a-z 0-9 _").optional(),
-    ttl_seconds: z.number().int().min(60).max(86_400).default(3_600),
-  })
-  .refine((b) => b.kind === "agent" || b.extension_id !== undefined, { path: ["extension_id"], message: 'is required with kind "extension"' })
-  .refine((b) => b.kind === "extension" || b.extension_id === undefined, { path: ["extension_id"], message: 'only with kind "extension"' });
-
-const permissions = z.object({ pub: z.array(z.string()), sub: z.array(z.string()) });
-const NatsCredentials = z
-  .object({
-    owner: z.string(),
-    kind: z.enum(["agent", "extension"]),
-    jwt: z.string().openapi({ description: "The user JWT, signed by the account" }),
-    seed: z.string().openapi({ description: "The user's nkey seed (secret)" }),
-    creds: z.string().openapi({ description: "A .creds file: the JWT and the seed together" }),
-    expires_at: z.string().nullable(),
-    permissions,
-    extension: z
-      .object({ stream: z.string(), consumer: z.string(), filter_subject: z.string(), inbox_prefix: z.string() })
-      .optional()
-      .openapi({ description: "kind extension: the consumer and inbox prefix its credentials allow" }),
-  })
-  .openapi("NatsCredentials");
+const NatsCredentials = named(natsCredentialsSchema, "NatsCredentials");
 
 const route = apiRoute({
   method: "post",
@@ -56,7 +26,7 @@ const route = apiRoute({
   description:
     "A NATS user that may read only `crumbs.<owner>.>` (SECURITY.md, NATS). Nothing is stored, so the answer is 200, not 201. An empty body asks for the defaults.",
   scope: "subscribe",
-  request: { body: { ...jsonBody("NatsCredentialsRequest", bodySchema), required: false } },
+  request: { body: { ...jsonBody("NatsCredentialsRequest", natsCredentialsBodySchema), required: false } },
   responses: { 200: json(NatsCredentials, "The credentials"), ...errors(400, 413, 503) },
 });
 
@@ -67,7 +37,7 @@ export function natsCredentialRoutes(deps: { accountSeed?: string; bodyLimitByte
     const { owner, actor } = c.get("principal");
     // An empty POST asks for the defaults.
     const empty = c.req.raw.body === null || c.req.header("content-length") === "0";
-    const body = parseBody(bodySchema, empty ? {} : await readJsonBody(c, deps.bodyLimitBytes));
+    const body = parseBody(natsCredentialsBodySchema, empty ? {} : await readJsonBody(c, deps.bodyLimitBytes));
     if (!deps.accountSeed) {
       throw new UnavailableError("this API mints no NATS credentials: CRUMBS_NATS_ACCOUNT_SEED is not set");
     }

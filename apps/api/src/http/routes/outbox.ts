@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { outboxRetryBodySchema, outboxRetryResultSchema, parkedOutboxPageSchema, parkedOutboxRowSchema } from "@crumbs/schemas";
 import { ForbiddenError, NotFoundError } from "../../errors.ts";
 import { listParked, retryParked } from "../../outbox/parked.ts";
 import { ADMIN_OWNER } from "../auth.ts";
@@ -6,26 +7,20 @@ import type { Context } from "hono";
 import type { AppEnv, RouteDeps } from "../context.ts";
 import { readJsonBody } from "../json-body.ts";
 import { limitParam, parseBody } from "../params.ts";
-import { errors, json, jsonBody } from "../openapi/components.ts";
+import { errors, json, jsonBody, named } from "../openapi/components.ts";
 import { apiRoute, defineRoute, newRouter } from "../openapi/define.ts";
 
-const seqSchema = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 const listQuery = z.object({
   limit: limitParam(1_000, 100),
-  after: z.coerce.number().pipe(seqSchema.or(z.literal(0))).optional().openapi({ type: "integer", description: "next_after of the previous page" }),
+  after: z.coerce
+    .number()
+    .pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER))
+    .optional()
+    .openapi({ type: "integer", description: "next_after of the previous page" }),
 });
-const retryBody = z.union([z.strictObject({ seq: seqSchema }), z.strictObject({ all: z.literal(true) })]);
-const ParkedRow = z
-  .object({
-    seq: z.number().int(),
-    owner: z.string(),
-    subject: z.string(),
-    msg_id: z.string(),
-    reason: z.string(),
-    created_at: z.string(),
-    parked_at: z.string(),
-  })
-  .openapi("ParkedOutboxRow");
+// The page's rows under their component name (the contract's page, its items named).
+const ParkedRow = named(parkedOutboxRowSchema, "ParkedOutboxRow");
+const ParkedPage = parkedOutboxPageSchema.extend({ items: z.array(ParkedRow) });
 
 const routes = {
   parked: apiRoute({
@@ -38,7 +33,7 @@ const routes = {
     scope: "admin",
     request: { query: listQuery },
     responses: {
-      200: json(z.object({ items: z.array(ParkedRow), next_after: z.number().int().nullable() }), "A page of parked rows"),
+      200: json(ParkedPage, "A page of parked rows"),
       ...errors(400),
     },
   }),
@@ -49,8 +44,8 @@ const routes = {
     tags: ["outbox"],
     summary: "Move a parked row (and its owner's rows held behind it), or all, back to the outbox",
     scope: "admin",
-    request: { body: jsonBody("OutboxRetry", retryBody, "`{seq}` for one row, `{all: true}` for every one") },
-    responses: { 200: json(z.object({ retried: z.array(z.number().int()) }), "The seqs moved back"), ...errors(400, 404, 413) },
+    request: { body: jsonBody("OutboxRetry", outboxRetryBodySchema, "`{seq}` for one row, `{all: true}` for every one") },
+    responses: { 200: json(outboxRetryResultSchema, "The seqs moved back"), ...errors(400, 404, 413) },
   }),
 } as const;
 
@@ -76,7 +71,7 @@ export function outboxRoutes(deps: Pick<RouteDeps, "database" | "bodyLimitBytes"
 
   defineRoute(app, routes.retry, async (c) => {
     rootOnly(c);
-    const body = parseBody(retryBody, await readJsonBody(c, deps.bodyLimitBytes));
+    const body = parseBody(outboxRetryBodySchema, await readJsonBody(c, deps.bodyLimitBytes));
     const retried = await retryParked(deps.database.db, "seq" in body ? body.seq : undefined);
     if ("seq" in body && retried.length === 0) throw new NotFoundError(`no parked outbox row with seq ${body.seq}`);
     deps.onRetry();

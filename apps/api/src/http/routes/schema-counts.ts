@@ -1,4 +1,4 @@
-import { z } from "@hono/zod-openapi";
+import { schemaCountsSchema } from "@crumbs/schemas";
 import { sql } from "drizzle-orm";
 import { rowsOf } from "../../db/database.ts";
 import type { RouteDeps } from "../context.ts";
@@ -13,7 +13,7 @@ const route = apiRoute({
   summary: "How many live breadcrumbs the owner has per schema",
   scope: "read",
   responses: {
-    200: json(z.object({ items: z.array(z.object({ schema_name: z.string(), count: z.number().int().min(0) })) }), "One row per schema name"),
+    200: json(schemaCountsSchema, "One row per schema name"),
     ...errors(503),
   },
 });

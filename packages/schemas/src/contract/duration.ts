@@ -1,7 +1,9 @@
+import { MAX_TTL_SECONDS } from "./breadcrumb.ts";
+
 const UNIT_SECONDS = { s: 1, m: 60, h: 3_600, d: 86_400, w: 604_800 } as const;
 
 /** The longest key lifetime (10 years), as for a breadcrumb's ttl_seconds: past it dates overflow. */
-export const MAX_DURATION_SECONDS = 10 * 365 * 86_400;
+export const MAX_DURATION_SECONDS = MAX_TTL_SECONDS;
 
 /**
  * `30d`, `12h`, `90m`, `45s`, `2w` or plain seconds, to seconds; undefined when

@@ -1,14 +1,20 @@
 import { z } from "zod";
-import { OWNER_PATTERN } from "../nats-auth/permissions.ts";
-import { scopeSchema } from "../http/auth-scopes.ts";
 import { MAX_DURATION_SECONDS, parseDuration } from "./duration.ts";
+import { OWNER_PATTERN } from "./names.ts";
 
-export const ownerSchema = z
+// API keys (`/v1/keys`): the bodies the API takes and the views it answers, one definition for the
+// API's routes and OpenAPI document and for the SDK's typed calls.
+
+export const SCOPES = ["read", "write", "subscribe", "admin"] as const;
+export const scopeSchema = z.enum(SCOPES);
+export type Scope = z.infer<typeof scopeSchema>;
+
+const keyOwnerSchema = z
   .string()
   .regex(OWNER_PATTERN, "owner must be 1-64 letters, digits, '-' or '_' (it becomes a NATS subject token)");
 
 export const createKeyBodySchema = z.strictObject({
-  owner: ownerSchema.optional(),
+  owner: keyOwnerSchema.optional(),
   scopes: z.array(scopeSchema).min(1).max(4),
   name: z.string().min(1).max(100).regex(/^[\x21-\x7e]+( [\x21-\x7e]+)*$/, "visible ASCII").optional(),
   /** `30d`, `12h`, ... or seconds, 1 s .. 10 years. Absent: the key does not expire. */
@@ -25,8 +31,10 @@ export const createKeyBodySchema = z.strictObject({
     .optional(),
 });
 export type CreateKeyBody = z.infer<typeof createKeyBodySchema>;
+/** What a client sends: `expires_in` as written (`"30d"` or seconds). */
+export type CreateKeyRequest = z.input<typeof createKeyBodySchema>;
 
-export const listKeysQuerySchema = z.object({ owner: ownerSchema.optional() });
+export const listKeysQuerySchema = z.object({ owner: keyOwnerSchema.optional() });
 
 /** What the API shows of a key: never the token or its hash. */
 export const apiKeyViewSchema = z.object({
@@ -39,3 +47,9 @@ export const apiKeyViewSchema = z.object({
   revoked_at: z.string().nullable(),
 });
 export type ApiKeyView = z.infer<typeof apiKeyViewSchema>;
+
+/** The answer to a create: the view and the bearer token, shown this once. */
+export const newApiKeySchema = apiKeyViewSchema.extend({ token: z.string().describe("The bearer token, shown this once") });
+export type NewApiKey = z.infer<typeof newApiKeySchema>;
+
+export const apiKeyListSchema = z.object({ items: z.array(apiKeyViewSchema) });
