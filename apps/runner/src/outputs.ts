@@ -30,6 +30,8 @@ const READ_ONLY = new Set<string>([
   "extract",
   "get",
   "is",
+  "query",
+  "details",
   "wait_for",
   "tab_list",
   "hover",

@@ -45,6 +45,8 @@ export interface Affordance {
 export interface FormGroup {
   /** A real form element (or a search landmark); false: fields outside any form, grouped by landmark. */
   isForm: boolean;
+  /** A search landmark (role search, or a form with role=search). */
+  search?: boolean;
   label?: string;
   landmark?: number;
   /** Indexes into PageModel.affordances, in document order. */
@@ -183,15 +185,17 @@ function collectionAt(node: VirtualNode, ctx: Ctx, st: State): number | undefine
 
 function visit(node: VirtualNode, ctx: Ctx, st: State): void {
   let inner = ctx;
+  if (isFormNode(node)) {
+    // A form (or search) landmark is where its fields are; the form itself is in the one around it.
+    const form: FormGroup = { isForm: true, members: [] };
+    if (node.role === "search") form.search = true;
+    if (node.name) form.label = clip(node.name, NEAR_CHARS);
+    if (ctx.landmark !== undefined) form.landmark = ctx.landmark;
+    inner = { ...inner, form: st.model.forms.push(form) - 1 };
+  }
   if (LANDMARK_ROLES.has(node.role)) {
     const landmark: Landmark = node.name ? { role: node.role, label: clip(node.name, NEAR_CHARS) } : { role: node.role };
     inner = { ...inner, landmark: st.model.landmarks.push(landmark) - 1 };
-  }
-  if (isFormNode(node)) {
-    const form: FormGroup = { isForm: true, members: [] };
-    if (node.name) form.label = clip(node.name, NEAR_CHARS);
-    if (inner.landmark !== undefined) form.landmark = inner.landmark;
-    inner = { ...inner, form: st.model.forms.push(form) - 1 };
   }
   if (node.name && (node.role === "list" || node.role === "table" || node.role === "grid" || node.role === "region")) {
     inner = { ...inner, container: node.name };

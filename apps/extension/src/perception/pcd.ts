@@ -110,7 +110,7 @@ function buildForms(m: PageModel): Built {
       ...(f.label ? { label: clip(f.label) } : {}),
       purpose: formPurpose({
         label: f.label,
-        landmarkRole: landmark?.role,
+        landmarkRole: f.search ? "search" : landmark?.role,
         fields: fieldIdx.map((i) => m.affordances[i]!).map((a) => ({ role: a.role, type: a.type, label: a.name, secret: a.states?.secret })),
         submitLabel: submit?.name,
       }),
