@@ -36,6 +36,24 @@ export const BROWSER_ACTIONS = [
 export const browserActionSchema = z.enum(BROWSER_ACTIONS);
 export type BrowserAction = z.infer<typeof browserActionSchema>;
 
+/**
+ * Actions that only read the page or move its viewport: low risk, never a confirmation. The runner's
+ * `risk` hint and the extension's classifier both take them from here.
+ */
+export const READ_ACTIONS: ReadonlySet<string> = new Set<BrowserAction>([
+  "snapshot",
+  "extract",
+  "get",
+  "is",
+  "query",
+  "details",
+  "wait_for",
+  "tab_list",
+  "hover",
+  "scroll",
+  "focus",
+]);
+
 /** A string of `min`..`max` characters. */
 const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
 /** An integer in `min`..`max`. */
