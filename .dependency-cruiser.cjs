@@ -45,7 +45,7 @@ module.exports = {
     {
       name: "libraries-never-depend-on-apps",
       severity: "error",
-      comment: "schemas, agent-sdk and testkit are below every app; an app is never imported by a library.",
+      comment: "schemas, agent-sdk, telemetry and testkit are below every app; an app is never imported by a library.",
       from: { path: LIBRARIES, pathNot: TEST_FOLDER },
       to: { path: APPS },
     },

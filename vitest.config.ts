@@ -5,6 +5,11 @@ import { defineConfig } from "vitest/config";
 // - integration: real Postgres + a nats-server each test file starts; files run one at a time
 //   because the machine has two cores and each file owns its own servers.
 // - browser: real Chromium, with the built extension loaded or on the dashboard at /ui/.
+// The API logs one access line per request at `info`: tests log warnings and errors only, unless
+// LOG_LEVEL says otherwise. Test processes and the CLIs they spawn inherit it; a test that reads the
+// access log sets LOG_LEVEL=info for the process it starts.
+process.env.LOG_LEVEL ??= "warn";
+
 export default defineConfig({
   test: {
     reporters: ["default", "./packages/testkit/src/summary-reporter.ts"],

@@ -11,25 +11,29 @@ const client = new CrumbsClient({
   ...(env.NATS_CREDS ? { natsCreds: env.NATS_CREDS } : {}),
 });
 
-const selector = JSON.parse(
-  env.ECHO_SELECTOR ?? '{"schema_name":"chat.message.v1","any_tags":["user:message"]}',
-);
-await client.subscribe(
-  selector,
-  async (event) => {
-    if (event.type === "breadcrumb.deleted") return;
-    const text = String(event.breadcrumb.context.content ?? event.title);
-    // The idempotency key (agent:id:version) makes a redelivered message answer once.
-    await client.respond(event.breadcrumb, `echo: ${text}`, { agentId: "sdk-echo" });
-  },
-  {
-    queue: "sdk-echo", // start more copies of this process to share the work
-    subjectPrefix: env.ECHO_SUBJECT_PREFIX, // e.g. "replay" to hear `crumbs replay --publish replay`
-    onError: (err) => console.error("echo failed:", err),
-  },
-);
+// Ctrl-C or SIGTERM ends the loop after the message in hand.
+const stop = new AbortController();
+process.on("SIGINT", () => stop.abort());
+process.on("SIGTERM", () => stop.abort());
+
+const selector = env.ECHO_SELECTOR ? JSON.parse(env.ECHO_SELECTOR) : { schema_name: "chat.message.v1", any_tags: ["user:message"] };
+const messages = await client.subscribe(selector, {
+  queue: "sdk-echo", // start more copies of this process to share the work
+  subjectPrefix: env.ECHO_SUBJECT_PREFIX, // e.g. "replay" to hear `crumbs replay --publish replay`
+  signal: stop.signal,
+  onError: (err) => console.error("undeliverable event:", err),
+});
 console.log("sdk-echo listening");
 
-const stop = () => void client.close().then(() => process.exit(0));
-process.on("SIGINT", stop);
-process.on("SIGTERM", stop);
+for await (const { event, nak } of messages) {
+  if (event.type === "breadcrumb.deleted") continue;
+  const text = String(event.breadcrumb.context.content ?? event.title);
+  try {
+    // The idempotency key (agent:id:version) makes a redelivered message answer once.
+    await client.respond(event.breadcrumb, `echo: ${text}`, { agentId: "sdk-echo", signal: stop.signal });
+  } catch (err) {
+    console.error("echo failed, will retry:", err);
+    nak();
+  }
+}
+await client.close();

@@ -17,7 +17,8 @@ const entry = fileURLToPath(new URL("./api-main.ts", import.meta.url));
 export async function startApiProcess(env: Record<string, string>): Promise<ApiProcess> {
   const extra = (process.env.BENCH_API_NODE_ARGS ?? "").split(" ").filter(Boolean);
   const child = spawn(process.execPath, [...extra, "--import", "tsx", entry], {
-    env: { ...process.env, ...env, PORT: "0", HOST: "127.0.0.1" },
+    // The access log (one line per request at info) is off unless LOG_LEVEL asks: the suites measure the API.
+    env: { LOG_LEVEL: "warn", ...process.env, ...env, PORT: "0", HOST: "127.0.0.1" },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const url = await new Promise<string>((resolve, reject) => {

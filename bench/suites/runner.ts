@@ -1,5 +1,5 @@
 import { connect } from "nats";
-import { CrumbsClient, respondTo } from "@crumbs/agent-sdk";
+import { CrumbsClient, handleEvents, respondTo } from "@crumbs/agent-sdk";
 import { silentLogger, startRunner } from "@crumbs/runner";
 import { FakeOpenAI } from "@crumbs/testkit";
 import type { Suite } from "../types.ts";
@@ -74,8 +74,8 @@ export const runner: Suite = {
 
       // Baseline: the same IO by hand with the SDK: durable consumer, one model call, one idempotent reply.
       log(`minimal SDK agent: ${count} triggers`);
-      const minimal = await client.subscribe(
-        { schema_name: "chat.message.v1", all_tags: ["user:message", "bench:bench-minimal"] },
+      const minimal = handleEvents(
+        await client.subscribe({ schema_name: "chat.message.v1", all_tags: ["user:message", "bench:bench-minimal"] }, { durable: "bench-minimal", types: ["created"] }),
         async (event) => {
           const res = await fetch(`${fake.url}/chat/completions`, {
             method: "POST",
@@ -85,7 +85,6 @@ export const runner: Suite = {
           const body = (await res.json()) as { choices: { message: { content: string } }[] };
           await respondTo(client, event.breadcrumb, body.choices[0]!.message.content, { agentId: "bench-minimal" });
         },
-        { durable: "bench-minimal", types: ["created"] },
       );
       const viaSdk = await drive("bench-minimal");
       await minimal.stop();

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { warmEngines } from "@crumbs/schemas";
+import { defaultLogger, logFn, type Logger, type Registry } from "@crumbs/telemetry";
 import type { ApiConfig } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
@@ -12,6 +13,7 @@ import { connectNats, type NatsLink } from "./nats/connect.ts";
 import { ChangeNotifier } from "./notifier.ts";
 import { OutboxRelay } from "./outbox/relay.ts";
 import { RetentionSweeper } from "./retention/sweeper.ts";
+import { databaseStartupError, natsStartupError } from "./startup-errors.ts";
 
 export interface ApiStack {
   app: CrumbsApp;
@@ -20,19 +22,36 @@ export interface ApiStack {
   relay: OutboxRelay;
   /** TTL expiry and history retention, in the background. */
   sweeper: RetentionSweeper;
+  /** Where background parts report problems (the driver-fault guard too). */
+  log: Log;
   close(): Promise<void>;
 }
 
 export type Log = (msg: string, err?: unknown) => void;
-const defaultLog: Log = (msg, err) => console.error(`[crumbs-api] ${msg}`, err ?? "");
+
+export interface AssembleOptions {
+  config: ApiConfig;
+  database?: Database;
+  /** The process's logger (`crumbs start` shares one with the runner); default: @crumbs/telemetry's. */
+  logger?: Logger;
+  /** Where the background parts report problems; default: warn/error lines on `logger`. */
+  log?: Log;
+  /** More series for /metrics, e.g. the runner's when it runs in the same process. */
+  extraMetrics?: readonly Registry[];
+}
 
 /** Everything but the listening socket: database (opened unless given), migrations, NATS + stream, relay, app. */
-export async function assembleApi(opts: { config: ApiConfig; database?: Database; log?: Log }): Promise<ApiStack> {
+export async function assembleApi(opts: AssembleOptions): Promise<ApiStack> {
   const { config } = opts;
-  const log = opts.log ?? defaultLog;
+  const logger = opts.logger ?? defaultLogger().child({ name: "api" });
+  const log = opts.log ?? logFn(logger);
   const database =
     opts.database ??
-    (await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { pgliteDir: config.pgliteDir }));
+    (await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl, log } : { pgliteDir: config.pgliteDir, log }).catch(
+      (err: unknown) => {
+        throw databaseStartupError(config.databaseUrl, err);
+      },
+    ));
   const cleanups: (() => Promise<unknown>)[] = [];
   if (!opts.database) cleanups.push(() => database.close());
   const close = async () => {
@@ -42,16 +61,20 @@ export async function assembleApi(opts: { config: ApiConfig; database?: Database
     // Before any request: the first hostile evaluation would otherwise run uncompiled and hold
     // the loop several times longer than its work budget allows for.
     warmEngines();
-    await migrate(database);
+    await migrate(database).catch((err: unknown) => {
+      throw opts.database ? err : databaseStartupError(config.databaseUrl, err);
+    });
     const nats = await connectNats({
       url: config.natsUrl,
       log,
       authenticator: apiNatsAuthenticator(config.auth),
       streamLimits: config.streamLimits,
       streamReplicas: config.streamReplicas,
+    }).catch((err: unknown) => {
+      throw natsStartupError(config.natsUrl, err);
     });
     cleanups.push(() => nats.close());
-    const metrics = new Metrics();
+    const metrics = new Metrics(opts.extraMetrics);
     const relay = new OutboxRelay({
       database,
       nats,
@@ -81,7 +104,8 @@ export async function assembleApi(opts: { config: ApiConfig; database?: Database
       sseMaxPerToken: config.sseMaxPerToken,
       authFailRateLimit: config.authFailRateLimit,
       onOutboxRetry: () => relay.kick(),
-      log,
+      ...(opts.log ? { log: opts.log } : {}),
+      logger,
     });
     const sweeper = new RetentionSweeper({
       store: {
@@ -101,7 +125,7 @@ export async function assembleApi(opts: { config: ApiConfig; database?: Database
     });
     sweeper.start();
     cleanups.push(() => sweeper.stop());
-    return { app, database, nats, relay, sweeper, close };
+    return { app, database, nats, relay, sweeper, log, close };
   } catch (err) {
     await close();
     throw err;

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { LOG_FORMATS, LOG_LEVELS } from "@crumbs/telemetry";
 import { ConfigError } from "./errors.ts";
 import { authConfigFrom, authEnvShape, type AuthConfig } from "./http/auth-config.ts";
 import { isAccountSeed } from "./nats-auth/index.ts";
@@ -44,6 +45,9 @@ const envSchema = z.object({
   CRUMBS_STREAM_REPLICAS: int(1, 5, 1),
   /** How long an authenticated API key is trusted without a database look-up; 0 turns the cache off. */
   CRUMBS_AUTH_CACHE_TTL_MS: int(0, 300_000, 10_000),
+  /** Checked here so a bad value stops the API too; the process logger (@crumbs/telemetry) reads them. */
+  LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
+  LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
 });
 
 /** Every variable loadApiConfig reads; anything else in the environment is ignored. */

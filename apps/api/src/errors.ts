@@ -1,4 +1,4 @@
-import { CrumbsError } from "@crumbs/schemas";
+import { CrumbsError, type ErrorDetails } from "@crumbs/schemas";
 
 /**
  * Errors the API raises itself. All of them, like the engines' errors in `@crumbs/schemas`, are
@@ -8,7 +8,7 @@ import { CrumbsError } from "@crumbs/schemas";
 export { CrumbsError, InvalidRequestError } from "@crumbs/schemas";
 
 export class NotFoundError extends CrumbsError {
-  constructor(message = "not found", details?: unknown) {
+  constructor(message = "not found", details?: ErrorDetails) {
     super("not_found", message, 404, details);
   }
 }
@@ -20,7 +20,7 @@ export class UnauthorizedError extends CrumbsError {
 }
 
 export class ForbiddenError extends CrumbsError {
-  constructor(message = "this token may not do that", details?: unknown) {
+  constructor(message = "this token may not do that", details?: ErrorDetails) {
     super("forbidden", message, 403, details);
   }
 }
@@ -53,7 +53,15 @@ export class IdempotencyKeyReusedError extends CrumbsError {
 
 export class PayloadTooLargeError extends CrumbsError {
   constructor(limit: number) {
-    super("payload_too_large", `the body is larger than ${limit} bytes`, 413, { limit });
+    super("payload_too_large", `the body is larger than ${limit} bytes`, 413, { limit: { name: "body", max: limit, unit: "bytes" } });
+  }
+}
+
+export class MethodNotAllowedError extends CrumbsError {
+  constructor(method: string, path: string, allow: string[]) {
+    super("method_not_allowed", `${method} is not allowed on ${path}; it allows ${allow.join(", ")}`, 405, { allow }, {
+      headers: { Allow: allow.join(", ") },
+    });
   }
 }
 

@@ -1,9 +1,8 @@
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
-import { assembleApi, type Log } from "./assemble.ts";
-import type { ApiConfig } from "./config.ts";
-import type { Database } from "./db/database.ts";
+import { assembleApi, type AssembleOptions } from "./assemble.ts";
 import { guardDriverFaults } from "./db/open.ts";
+import { listenStartupError } from "./startup-errors.ts";
 
 export interface RunningApi {
   url: string;
@@ -15,7 +14,7 @@ export interface RunningApi {
  * Opens the database (unless given), migrates, connects NATS, ensures the
  * stream, starts the relay and the HTTP server. `port: 0` picks a free port.
  */
-export async function startApi(opts: { config: ApiConfig; database?: Database; log?: Log }): Promise<RunningApi> {
+export async function startApi(opts: AssembleOptions): Promise<RunningApi> {
   const stack = await assembleApi(opts);
   // The postgres driver's known uncaught TypeError (porsager/postgres#1154, #1208) must not
   // kill the process; see db/postgres/fault-guard.ts. Every other uncaught error still exits.
@@ -23,11 +22,13 @@ export async function startApi(opts: { config: ApiConfig; database?: Database; l
   const unguard = database.recover
     ? guardDriverFaults({
         recover: (reason) => database.recover?.(reason),
-        log: opts.log ?? ((msg, err) => console.error(`[crumbs-api] ${msg}`, err ?? "")),
+        log: stack.log,
       })
     : () => {};
   try {
-    const server = await listen(stack.app.fetch, opts.config.host, opts.config.port);
+    const server = await listen(stack.app.fetch, opts.config.host, opts.config.port).catch((err: unknown) => {
+      throw listenStartupError(opts.config.host, opts.config.port, err);
+    });
     const port = (server.address() as AddressInfo).port;
     const host = ["0.0.0.0", "::"].includes(opts.config.host) ? "127.0.0.1" : opts.config.host;
     return {

@@ -84,7 +84,7 @@ describe("bounded growth", () => {
     const third = await open(TOKEN);
     expect(third.res.status).toBe(429);
     expect(third.res.headers.get("content-type")).toMatch(/application\/json/);
-    expect(await third.res.json()).toMatchObject({ error: "rate_limited", details: { max_streams: 2 } });
+    expect(await third.res.json()).toMatchObject({ error: "rate_limited", details: { limit: { name: "open event streams", max: 2, unit: "streams" } } });
     const other = await open(bob);
     expect(other.res.status).toBe(200);
     first.ac.abort();

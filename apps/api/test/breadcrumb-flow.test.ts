@@ -57,7 +57,8 @@ describe("the living page-context breadcrumb", () => {
 
     const viewRes = await s.call(`/v1/breadcrumbs/${b1.id}?view=llm`);
     expect(viewRes.status).toBe(200);
-    expect(viewRes.headers.get("etag")).toBe('"2"');
+    // The view changes with schema.def hints too, so its ETag is a hash of the view, not the version.
+    expect(viewRes.headers.get("etag")).toMatch(/^W\/"[\w-]+"$/);
     const view = await viewRes.json();
     expect(view.summary).toBe(
       `The user is viewing '${page.title}' at ${page.domain}. The page has ${page.content.headings.length} sections and ${page.content.links.length} links. The snapshot lists ${page.snapshot.refs} elements that can be acted on by ref.`,

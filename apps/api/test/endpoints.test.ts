@@ -173,7 +173,7 @@ describe("HTTP API endpoints", () => {
     expect(metrics).toMatch(/crumbs_http_requests_total\{method="POST",route="\/v1\/breadcrumbs",status="201"\} \d+/);
     expect(metrics).toContain("crumbs_outbox_backlog");
     expect(metrics).toMatch(/crumbs_outbox_published_total [1-9]/);
-    const openapi = await (await s.call("/v1/openapi.json", { token: null })).json();
+    const openapi = await (await s.call("/openapi.json", { token: null })).json();
     expect(openapi.openapi).toBe("3.1.0");
     expect(openapi.paths["/v1/breadcrumbs/{id}"].patch).toBeDefined();
     expect(openapi.components.schemas.CreateBreadcrumb.properties.schema_name).toBeDefined();

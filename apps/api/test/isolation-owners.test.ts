@@ -228,7 +228,7 @@ describe("owner isolation over HTTP", () => {
 async function natsAs(token: string, kind: "agent" | "extension" = "agent") {
   const json = kind === "extension" ? { kind, extension_id: "isolationext" } : { kind };
   const res = await call("/v1/nats/credentials", token, { method: "POST", json });
-  expect(res.status).toBe(201);
+  expect(res.status).toBe(200);
   const creds = (await res.json()) as { jwt: string; seed: string; owner: string };
   const nc = await connect({ servers: natsServer.url, authenticator: jwtAuthenticator(creds.jwt, new TextEncoder().encode(creds.seed)) });
   conns.push(nc);

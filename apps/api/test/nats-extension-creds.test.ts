@@ -45,7 +45,7 @@ interface ExtensionCreds {
 
 async function extensionNats(token: string, extensionId = EXT) {
   const res = await call("/v1/nats/credentials", token, { kind: "extension", extension_id: extensionId });
-  expect(res.status).toBe(201);
+  expect(res.status).toBe(200);
   const creds = (await res.json()) as ExtensionCreds;
   const nc = await connect({
     servers: natsServer.url,

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { connect, type Msg, type NatsConnection } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CrumbsClient, type BreadcrumbEvent } from "@crumbs/agent-sdk";
+import { CrumbsClient, handleEvents, type BreadcrumbEvent } from "@crumbs/agent-sdk";
 import { waitFor } from "@crumbs/testkit";
 import { startStack, TOKEN, type TestStack } from "./stack.ts";
 
@@ -78,7 +78,7 @@ describe("relay under max_payload", () => {
   it("sends an oversized event as a reference event, the SDK hands the handler the full breadcrumb, and every owner keeps flowing", async () => {
     const client = new CrumbsClient({ url, token: TOKEN, natsUrl: s.natsServer.url });
     const got: BreadcrumbEvent[] = [];
-    const sub = await client.subscribe({ schema_name: "test.relay.v1" }, (e) => void got.push(e), { owner: "default" });
+    const sub = handleEvents(await client.subscribe({ schema_name: "test.relay.v1" }, { owner: "default" }), (e) => void got.push(e));
     try {
       const blob = "x".repeat(200 * 1024);
       const big = await write(TOKEN, { title: "big", context: { blob } });

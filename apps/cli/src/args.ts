@@ -19,14 +19,14 @@ export function parseCommandArgs<O extends Options>(
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     if (typeof code === "string" && code.startsWith("ERR_PARSE_ARGS")) {
-      throw new UsageError(`${(err as Error).message}\n\n${usage}`);
+      throw new UsageError(`${(err as Error).message}`, usage);
     }
     throw err;
   }
   const count = parsed.positionals.length;
-  if (count < (positionals.min ?? 0)) throw new UsageError(`missing argument\n\n${usage}`);
+  if (count < (positionals.min ?? 0)) throw new UsageError(`missing argument`, usage);
   if (count > (positionals.max ?? 0)) {
-    throw new UsageError(`unexpected argument "${parsed.positionals[positionals.max ?? 0]}"\n\n${usage}`);
+    throw new UsageError(`unexpected argument "${parsed.positionals[positionals.max ?? 0]}"`, usage);
   }
   return parsed;
 }
@@ -49,6 +49,6 @@ export async function runSubcommand<C>(
 ): Promise<void> {
   const [sub, ...rest] = args;
   const fn = sub === undefined ? undefined : subcommands[sub];
-  if (!fn) throw new UsageError(`${sub === undefined ? "missing subcommand" : `unknown subcommand "${sub}"`}\n\n${usage}`);
+  if (!fn) throw new UsageError(`${sub === undefined ? "missing subcommand" : `unknown subcommand "${sub}"`}`, usage);
   await fn(rest, ctx);
 }

@@ -7,16 +7,15 @@ export interface CliContext {
   err(line: string): void;
   stdin: NodeJS.ReadableStream;
   fetch: typeof fetch;
+  /** Names of the variables read from ./.env (values never printed). */
+  dotEnv?: string[];
   /** Aborted on SIGINT/SIGTERM for long-running commands (start, api, runner, tail). */
   shutdown: AbortSignal;
 }
 
+/** A command's module; its name and summary are in commands/index.ts, which loads it when it runs. */
 export interface Command {
-  name: string;
-  summary: string;
   usage: string;
-  /** Long-running commands get SIGINT/SIGTERM as `ctx.shutdown` instead of dying at once. */
-  longRunning?: boolean;
   run(args: string[], ctx: CliContext): Promise<number | void>;
 }
 

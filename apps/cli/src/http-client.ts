@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { ApiResponseError } from "@crumbs/agent-sdk";
+import type { ErrorDetails } from "@crumbs/schemas";
 import { CliError } from "./errors.ts";
 import type { ClientConfig } from "./client-config.ts";
 
 const apiErrorBodySchema = z.object({ error: z.string(), message: z.string().optional(), details: z.unknown().optional() });
 
-export type Query = Record<string, string | number | undefined>;
+/** An array value is sent as the parameter repeated (`tag=a&tag=b`). */
+export type Query = Record<string, string | number | readonly string[] | undefined>;
 
 export interface RequestOptions {
   query?: Query;
@@ -31,7 +33,11 @@ export interface HttpClient {
 export function createHttpClient(config: ClientConfig, fetchImpl: typeof fetch = fetch): HttpClient {
   const urlFor = (path: string, query?: Query) => {
     const url = new URL(config.url + path);
-    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries(query ?? {})) {
+      if (v === undefined) continue;
+      if (Array.isArray(v)) for (const one of v as readonly string[]) url.searchParams.append(k, one);
+      else url.searchParams.set(k, String(v));
+    }
     return url;
   };
 
@@ -79,7 +85,7 @@ async function toApiError(res: Response): Promise<ApiResponseError> {
   }
   const body = apiErrorBodySchema.safeParse(parsed);
   if (body.success) {
-    return new ApiResponseError(body.data.error, body.data.message ?? res.statusText, res.status, body.data.details);
+    return new ApiResponseError(body.data.error, body.data.message ?? res.statusText, res.status, body.data.details as ErrorDetails | undefined);
   }
   return new ApiResponseError(`http_${res.status}`, text.slice(0, 200) || res.statusText, res.status);
 }

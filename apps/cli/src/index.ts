@@ -1,5 +1,5 @@
 export { run, main, globalUsage } from "./main.ts";
-export { commands } from "./commands/index.ts";
+export { commands, type CommandEntry } from "./commands/index.ts";
 export type { Command, CliContext } from "./context.ts";
 export { CliError, UsageError } from "./errors.ts";
 export { parseTime, parseSeq } from "./time.ts";

@@ -1,9 +1,14 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseEnv } from "node:util";
 import { wantsHelp } from "./args.ts";
-import { commands } from "./commands/index.ts";
-import type { CliContext, Command } from "./context.ts";
-import { describeFailure } from "./errors.ts";
+import { commands, type CommandEntry } from "./commands/index.ts";
+import type { CliContext } from "./context.ts";
+import { describeFailure, UsageError } from "./errors.ts";
 
-export function globalUsage(list: readonly Command[] = commands): string {
+const VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
+
+export function globalUsage(list: readonly CommandEntry[] = commands): string {
   const width = Math.max(...list.map((c) => c.name.length));
   return [
     "usage: crumbs <command> [options]   (crumbs <command> --help for details)",
@@ -11,16 +16,33 @@ export function globalUsage(list: readonly Command[] = commands): string {
     ...list.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     "",
     "Client commands use CRUMBS_URL (default http://127.0.0.1:8081) and CRUMBS_TOKEN",
-    "(default: .crumbs/dev-token written by `crumbs start`).",
+    "(default: .crumbs/dev-token written by `crumbs start`). Variables in ./.env are read too;",
+    "what is already set in the environment wins. --version prints the version.",
   ].join("\n");
 }
 
 const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 /**
- * Runs one command and returns its exit code: 0 ok, 1 failed (API errors print `code: message`),
- * 2 wrong usage. Long-running commands turn the first SIGINT/SIGTERM into a clean shutdown; a
- * second one exits at once.
+ * `.env` of the current directory under the environment: a variable already set wins, so
+ * `PORT=9000 npm start` beats PORT in .env. Node's own parser (the `--env-file` syntax).
+ */
+export function withDotEnv(env: NodeJS.ProcessEnv, cwd: string): { env: NodeJS.ProcessEnv; loaded: string[] } {
+  let text: string;
+  try {
+    text = readFileSync(join(cwd, ".env"), "utf8");
+  } catch {
+    return { env, loaded: [] };
+  }
+  const fromFile = parseEnv(text);
+  const loaded = Object.keys(fromFile).filter((k) => env[k] === undefined).sort();
+  return { env: { ...Object.fromEntries(loaded.map((k) => [k, fromFile[k]])), ...env }, loaded };
+}
+
+/**
+ * Runs one command and returns its exit code: 0 ok, 1 failed (API errors print `code: message`
+ * and their details), 2 wrong usage. Long-running commands turn the first SIGINT/SIGTERM into a
+ * clean shutdown; a second one exits at once.
  */
 export async function run(argv: string[], base: Omit<CliContext, "shutdown">): Promise<number> {
   const [name, ...rest] = argv;
@@ -28,11 +50,16 @@ export async function run(argv: string[], base: Omit<CliContext, "shutdown">): P
     (name === undefined ? base.err : base.out)(globalUsage());
     return name === undefined ? 2 : 0;
   }
-  const command = commands.find((c) => c.name === name);
-  if (!command) {
-    base.err(`usage: unknown command "${name}"\n\n${globalUsage()}`);
+  if (name === "--version" || name === "-V" || name === "version") {
+    base.out(`crumbs ${VERSION}`);
+    return 0;
+  }
+  const entry = commands.find((c) => c.name === name);
+  if (!entry) {
+    base.err(`crumbs: unknown command "${name}"\nusage: crumbs <command> [options]\n(\`crumbs --help\` lists the commands)`);
     return 2;
   }
+  const command = await entry.load();
   if (wantsHelp(rest)) {
     base.out(command.usage);
     return 0;
@@ -42,7 +69,7 @@ export async function run(argv: string[], base: Omit<CliContext, "shutdown">): P
     if (controller.signal.aborted) process.exit(128 + (signal === "SIGINT" ? 2 : signal === "SIGHUP" ? 1 : 15));
     controller.abort();
   };
-  if (command.longRunning) {
+  if (entry.longRunning) {
     // SIGHUP too: a closed terminal must still stop the nats-server `crumbs start` runs.
     for (const s of STOP_SIGNALS) process.on(s, onSignal);
   }
@@ -50,9 +77,11 @@ export async function run(argv: string[], base: Omit<CliContext, "shutdown">): P
     const code = await command.run(rest, { ...base, shutdown: controller.signal });
     return typeof code === "number" ? code : 0;
   } catch (err) {
-    const { line, exitCode } = describeFailure(err);
+    // A usage problem found deep in an argument parser still shows this command's usage.
+    const failure = err instanceof UsageError && !err.usage ? new UsageError(err.problem, command.usage) : err;
+    const { line, exitCode } = describeFailure(failure);
     base.err(line);
-    if (process.env.CRUMBS_DEBUG && err instanceof Error) base.err(err.stack ?? "");
+    if (base.env.CRUMBS_DEBUG && err instanceof Error) base.err(err.stack ?? "");
     return exitCode;
   } finally {
     for (const s of STOP_SIGNALS) process.off(s, onSignal);
@@ -61,9 +90,12 @@ export async function run(argv: string[], base: Omit<CliContext, "shutdown">): P
 
 /** Entry point of bin/crumbs.js. */
 export async function main(argv: string[]): Promise<void> {
+  const cwd = process.cwd();
+  const { env, loaded } = withDotEnv(process.env, cwd);
   const code = await run(argv, {
-    env: process.env,
-    cwd: process.cwd(),
+    env,
+    cwd,
+    dotEnv: loaded,
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),
     stdin: process.stdin,

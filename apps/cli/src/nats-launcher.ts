@@ -12,6 +12,8 @@ export const NATS_INSTALL_HINT =
 export interface LaunchedNats {
   url: string;
   wsUrl: string;
+  /** nats-server's HTTP monitoring (/varz, /connz, /jsz): what nats-top and NUI attach to. */
+  monitorUrl: string;
   pid: number;
   /** Resolves when the process exits, for whatever reason. */
   exited: Promise<void>;
@@ -22,10 +24,12 @@ export interface LaunchedNats {
  * The config `crumbs start` gives its nats-server: JetStream for the event stream, WebSocket for the
  * extension, and (with `authConf`) the operator/account JWTs, so no port takes an unauthenticated client.
  */
-export function natsConfig(opts: { port: number; wsPort: number; dir: string; authConf?: string }): string {
+export function natsConfig(opts: { port: number; wsPort: number; monitorPort: number; dir: string; authConf?: string }): string {
   return [
     "# written by `crumbs start` on every start; edit the code, not this file",
     `listen: "127.0.0.1:${opts.port}"`,
+    // Monitoring on loopback only: /connz lists every client of the machine's dev stack.
+    `http: "127.0.0.1:${opts.monitorPort}"`,
     // nats-server resolves an include relative to the config file's folder (absolute paths too).
     ...(opts.authConf ? [`include ${JSON.stringify(relative(opts.dir, opts.authConf))}`] : []),
     `jetstream { store_dir: ${JSON.stringify(join(opts.dir, "jetstream"))} }`,
@@ -37,15 +41,23 @@ export function natsConfig(opts: { port: number; wsPort: number; dir: string; au
 
 /**
  * Runs `nats-server` from PATH with its config and JetStream data in `dir` (so streams survive a
- * restart), on 4222/9222 when free and on free ports otherwise. Resolves once the server has
+ * restart), on 4222/9222 (monitoring 8222) when free and on free ports otherwise. Resolves once the server has
  * written its ports file, i.e. it accepts connections.
  */
-export async function launchNats(opts: { dir: string; bin?: string; port?: number; wsPort?: number; authConf?: string }): Promise<LaunchedNats> {
+export async function launchNats(opts: {
+  dir: string;
+  bin?: string;
+  port?: number;
+  wsPort?: number;
+  monitorPort?: number;
+  authConf?: string;
+}): Promise<LaunchedNats> {
   await mkdir(opts.dir, { recursive: true });
   const port = await pickPort(opts.port ?? 4222);
   const wsPort = await pickPort(opts.wsPort ?? 9222);
+  const monitorPort = await pickPort(opts.monitorPort ?? 8222);
   const confPath = join(opts.dir, "nats.conf");
-  await writeFile(confPath, natsConfig({ port, wsPort, dir: opts.dir, ...(opts.authConf ? { authConf: opts.authConf } : {}) }));
+  await writeFile(confPath, natsConfig({ port, wsPort, monitorPort, dir: opts.dir, ...(opts.authConf ? { authConf: opts.authConf } : {}) }));
   const portsDir = join(opts.dir, "ports");
   await stopLeftover(portsDir, confPath);
   await rm(portsDir, { recursive: true, force: true });
@@ -93,7 +105,14 @@ export async function launchNats(opts: { dir: string; bin?: string; port?: numbe
     throw err;
   }
   failed.catch(() => {});
-  return { url: `nats://127.0.0.1:${port}`, wsUrl: `ws://127.0.0.1:${wsPort}`, pid: proc.pid ?? -1, exited, stop };
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    wsUrl: `ws://127.0.0.1:${wsPort}`,
+    monitorUrl: `http://127.0.0.1:${monitorPort}`,
+    pid: proc.pid ?? -1,
+    exited,
+    stop,
+  };
 }
 
 /**

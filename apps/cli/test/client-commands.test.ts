@@ -177,6 +177,81 @@ describe("crumbs client commands against a real API", () => {
     expect(list.stdout.trim()).toMatch(/^cli-echo \S+ v2 test-model /);
   });
 
+  it("list prints a table, filters by schema and tags, pages with --cursor or --all, and says when nothing matches", async () => {
+    const made = [await createNote("list one"), await createNote("list two"), await createNote("list three")];
+    for (const n of made) {
+      const tagged = await crumbs("get", n.id);
+      await writeFile(join(dir, "tagged.json"), JSON.stringify({ ...json(tagged.stdout), tags: ["listme"] }));
+      expect((await crumbs("put", join(dir, "tagged.json"))).code).toBe(0);
+    }
+    const all = await crumbs("list", "--schema", "note.v1", "--tag", "listme");
+    expect(all.code).toBe(0);
+    const [header, ...rows] = all.stdout.trim().split("\n");
+    expect(header).toMatch(/^ID\s+SCHEMA\s+VERSION\s+UPDATED\s+TITLE$/);
+    // Most recently updated first.
+    expect(rows.map((r) => r.split(/\s+/)[0])).toEqual(made.map((n) => n.id).reverse());
+    expect(rows[0]).toMatch(/ note\.v1 +v2 +\S+ +list three$/);
+
+    const first = await crumbs("list", "--tag", "listme", "--limit", "2");
+    expect(first.stdout.trim().split("\n")).toHaveLength(3);
+    const cursor = /--cursor (\S+)/.exec(first.stderr)?.[1];
+    expect(cursor, first.stderr).toBeTruthy();
+    const second = await crumbs("list", "--tag", "listme", "--limit", "2", "--cursor", cursor!);
+    expect(second.stdout.trim().split("\n").slice(1)).toEqual([rows[2]]);
+    expect(second.stderr).toBe("");
+    const paged = await crumbs("list", "--tag", "listme", "--limit", "1", "--all", "--json");
+    expect((JSON.parse(paged.stdout) as { items: { id: string }[]; next_cursor: null }).items.map((i) => i.id)).toEqual(
+      made.map((n) => n.id).reverse(),
+    );
+
+    const none = await crumbs("list", "--schema", "nothing.v1");
+    expect(none).toEqual({ code: 0, stdout: "", stderr: "no breadcrumbs match\n" });
+  });
+
+  it("delete removes a breadcrumb; with a stale --if-match it deletes nothing and prints the current version", async () => {
+    const note = await createNote("to delete");
+    await writeFile(join(dir, "del.json"), JSON.stringify({ ...note, title: "to delete, v2" }));
+    expect((await crumbs("put", join(dir, "del.json"))).code).toBe(0);
+    const stale = await crumbs("delete", note.id, "--if-match", "1");
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toBe("version_mismatch: the breadcrumb is at version 2\n  current_version: 2\n");
+    expect((await crumbs("get", note.id)).code).toBe(0);
+    const done = await crumbs("delete", note.id, "--if-match", "2");
+    expect(done).toMatchObject({ code: 0, stdout: `deleted ${note.id}\n` });
+    expect((await crumbs("get", note.id)).stderr).toMatch(/^not_found: /);
+  });
+
+  it("agents apply of the same definition, keys in another order, writes nothing and says unchanged", async () => {
+    const file = join(dir, "same.json");
+    const def = { agent_id: "cli-same", model: "m", system_prompt: "s", subscriptions: { selectors: [{ schema_name: "chat.message.v1" }] } };
+    await writeFile(file, JSON.stringify({ schema_name: "agent.def.v1", title: "same", tags: ["a", "b"], context: def }));
+    expect((await crumbs("agents", "apply", file)).stderr).toBe("created agent cli-same (v1)\n");
+    const reordered = { subscriptions: def.subscriptions, system_prompt: "s", model: "m", agent_id: "cli-same" };
+    await writeFile(file, JSON.stringify({ context: reordered, tags: ["b", "a"], title: "same", schema_name: "agent.def.v1" }));
+    const again = await crumbs("agents", "apply", file);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toBe("unchanged agent cli-same (v1)\n");
+    expect(json(again.stdout)).toMatchObject({ version: 1 });
+    const history = await crumbs("history", (json(again.stdout) as { id: string }).id);
+    expect(history.stdout.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("an API error prints its details: a bad scope names the field", async () => {
+    const res = await crumbs("keys", "create", "--owner", "bob", "--scopes", "read,fly");
+    expect(res.code).toBe(1);
+    const [first, ...details] = res.stderr.trim().split("\n");
+    expect(first).toMatch(/^invalid_request: /);
+    expect(details.join("\n")).toMatch(/^ {2}scopes\.1: .*read/m);
+  });
+
+  it("wrong usage prints the problem and one synopsis, never usage: usage:", async () => {
+    const res = await crumbs("agents", "bogus");
+    expect(res.code).toBe(2);
+    expect(res.stderr).toBe(
+      'crumbs agents: unknown subcommand "bogus"\nusage: crumbs agents list [--json]\n       crumbs agents apply FILE\n(`crumbs agents --help` for details)\n',
+    );
+  });
+
   it("tail prints one line per write as it happens", async () => {
     const tail = new LiveCli(["tail", "--selector", '{"schema_name":"note.v1"}'], { env, cwd: dir });
     try {

@@ -18,6 +18,11 @@ export class AgentRegistry {
     return [...this.workers.values()].map((w) => w.agent);
   }
 
+  /** Each hosted agent's durable consumer (for the pending gauge). */
+  consumers(): { agent: string; consumer: string }[] {
+    return [...this.workers.values()].flatMap((w) => (w.consumerName ? [{ agent: w.agent.def.agent_id, consumer: w.consumerName }] : []));
+  }
+
   worker(defId: string): AgentWorker | undefined {
     return this.workers.get(defId);
   }

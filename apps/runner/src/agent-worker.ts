@@ -1,12 +1,15 @@
-import { filterSubjectFor, subscribeEvents, STREAM, type Subscription } from "@crumbs/agent-sdk";
+import { filterSubjectFor, handleEvents, subscribeEvents, STREAM, type BreadcrumbEvent, type EventSubscription } from "@crumbs/agent-sdk";
 import type { NatsConnection } from "nats";
 import { consumerNameFor, type Agent } from "./agent-def.ts";
 import { handleTrigger } from "./handle-trigger.ts";
+import { routeModel } from "./llm/model-route.ts";
 import type { ThinkDeps } from "./think.ts";
 
 export interface WorkerOptions {
   ackWaitMs: number;
   maxDeliver: number;
+  /** After each trigger: handled (and acked), or failed (redelivered). */
+  onTrigger?: (outcome: "ok" | "error") => void;
 }
 
 /**
@@ -17,7 +20,7 @@ export interface WorkerOptions {
  */
 export class AgentWorker {
   private current: Agent;
-  private sub: Subscription | undefined;
+  private sub: EventSubscription | undefined;
   private consumer: string | undefined;
   private selectorsKey: string | undefined;
   private queue: Promise<void> = Promise.resolve();
@@ -54,11 +57,23 @@ export class AgentWorker {
       const old = { sub: this.sub, name: this.consumer };
       this.sub = undefined;
       await old.sub?.stop();
-      this.sub = await subscribeEvents(
-        this.nc,
-        selectors,
-        (event) => handleTrigger(this.deps, this.current, event),
-        {
+      const onError = (err: unknown, event: { id: string } | undefined) =>
+        this.deps.log.error("trigger failed, will be redelivered", {
+          agent: agent.def.agent_id,
+          trigger: event?.id,
+          error: String(err),
+        });
+      const onTrigger = async (event: BreadcrumbEvent) => {
+        try {
+          await handleTrigger(this.deps, this.current, event);
+        } catch (err) {
+          this.opts.onTrigger?.("error");
+          throw err;
+        }
+        this.opts.onTrigger?.("ok");
+      };
+      this.sub = handleEvents(
+        await subscribeEvents(this.nc, selectors, {
           durable: name,
           filterSubject,
           http: this.deps.http,
@@ -66,13 +81,10 @@ export class AgentWorker {
           deliver: { since: agent.updatedAt },
           ackWaitMs: this.opts.ackWaitMs,
           maxDeliver: this.opts.maxDeliver,
-          onError: (err, event) =>
-            this.deps.log.error("trigger failed, will be redelivered", {
-              agent: agent.def.agent_id,
-              trigger: event?.id,
-              error: String(err),
-            }),
-        },
+          onError,
+        }),
+        onTrigger,
+        { onError },
       );
       this.consumer = name;
       this.selectorsKey = key;
@@ -82,6 +94,9 @@ export class AgentWorker {
         consumer: name,
         subject: filterSubject,
       });
+      // Said once here, not only in each answer: whoever runs the runner reads its log.
+      const route = routeModel(agent.def.model, this.deps.endpoints);
+      if (!route.ok) this.deps.log.warn("agent cannot answer until its model is configured", { agent: agent.def.agent_id, reason: route.reason });
     });
   }
 

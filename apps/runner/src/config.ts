@@ -1,5 +1,6 @@
 import { accessSync, constants } from "node:fs";
 import { z } from "zod";
+import { LOG_FORMATS, LOG_LEVELS } from "@crumbs/telemetry";
 import { DEFAULT_MEMORY_TOKENS } from "./memory/fit.ts";
 
 const optionalUrl = z.url().optional();
@@ -43,6 +44,12 @@ const envSchema = z.object({
   // 0 turns session memory off.
   RUNNER_MEMORY_TOKENS: z.coerce.number().int().min(0).max(200_000).default(DEFAULT_MEMORY_TOKENS),
   RUNNER_HEALTH_FILE: z.string().min(1).optional(),
+  /** Unset: no /metrics server (in `crumbs start` the API's /metrics has the runner's series). */
+  RUNNER_METRICS_PORT: z.coerce.number().int().min(0, "a port from 0 to 65535").max(65535, "a port from 0 to 65535").optional(),
+  RUNNER_METRICS_HOST: z.string().min(1).default("0.0.0.0"),
+  /** Checked here so a bad value stops the runner too; the process logger (@crumbs/telemetry) reads them. */
+  LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
+  LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
 });
 
 /** Every variable loadRunnerConfig reads; anything else in the environment is ignored. */
@@ -66,6 +73,9 @@ export interface RunnerConfig {
   memoryTokens?: number;
   /** Touched every few seconds while connected to NATS; a container health check reads its age. */
   healthFile?: string | undefined;
+  /** GET /metrics on this port (0: a free one); unset: none. */
+  metricsPort?: number | undefined;
+  metricsHost?: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -106,5 +116,7 @@ export function loadRunnerConfig(
     ackWaitMs: e.RUNNER_ACK_WAIT_MS,
     memoryTokens: e.RUNNER_MEMORY_TOKENS,
     healthFile: e.RUNNER_HEALTH_FILE,
+    metricsPort: e.RUNNER_METRICS_PORT,
+    metricsHost: e.RUNNER_METRICS_HOST,
   };
 }

@@ -5,4 +5,6 @@ export { browserTools, parseToolCall, toolNameFor, actionForTool } from "./llm/b
 export { chatCompletion, ModelError, type ChatMessage, type ChatTool } from "./llm/chat-completion.ts";
 export { routeModel, type ModelEndpoints, type ModelRoute } from "./llm/model-route.ts";
 export { buildMessages } from "./prompt.ts";
-export { jsonLogger, silentLogger, type Logger } from "./log.ts";
+export { defaultRunnerLogger, pinoLogger, silentLogger, type Logger } from "./log.ts";
+export { RunnerMetrics } from "./metrics.ts";
+export { PAGE_ASSISTANT_FILE } from "./page-assistant.ts";

@@ -1,5 +1,6 @@
 import { connectNats, NatsCredsError } from "@crumbs/agent-sdk";
 import type { NatsConnection } from "nats";
+import { unreachableError } from "@crumbs/telemetry";
 import { ConfigError } from "./config.ts";
 
 const AUTH_CODES = new Set(["AUTHORIZATION_VIOLATION", "AUTHENTICATION_EXPIRED", "AUTHENTICATION_TIMEOUT"]);
@@ -22,6 +23,7 @@ export async function connectRunnerNats(opts: { natsUrl: string; natsCreds?: str
         : `NATS at ${opts.natsUrl} requires credentials (${String(err)}): set NATS_CREDS to the ${HOW}`;
       throw new ConfigError(why, ["NATS_CREDS"]);
     }
-    throw err;
+    const fix = "Start nats-server (or `crumbs start`, whose runner.creds `crumbs runner` then uses) or set NATS_URL.";
+    throw unreachableError({ code: "nats_unreachable", service: "NATS", target: opts.natsUrl, variable: "NATS_URL", fix }, err) ?? err;
   }
 }

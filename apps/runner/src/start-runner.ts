@@ -1,16 +1,19 @@
 import {
   ApiResponseError,
-  CrumbsHttp,
+  handleEvents,
   subscribeEvents,
   type Breadcrumb,
   type BreadcrumbEvent,
-  type Subscription,
+  type EventSubscription,
 } from "@crumbs/agent-sdk";
 import type { Agent } from "./agent-def.ts";
 import { AgentRegistry } from "./agent-registry.ts";
 import { ConfigError, type RunnerConfig } from "./config.ts";
-import { jsonLogger, type Logger } from "./log.ts";
+import { defaultRunnerLogger, type Logger } from "./log.ts";
 import { keepHealthFile } from "./health-file.ts";
+import { OPENAI_BASE_URL, OPENROUTER_BASE_URL } from "./llm/model-route.ts";
+import { CountingHttp, RunnerMetrics } from "./metrics.ts";
+import { Registry, serveMetrics, StartupError, unreachableError, type MetricsServer } from "@crumbs/telemetry";
 import { connectRunnerNats } from "./nats-connect.ts";
 import { handleActionResult } from "./observe.ts";
 import { handleCancel } from "./cancel.ts";
@@ -23,11 +26,15 @@ export interface RunnerOptions extends RunnerConfig {
   log?: Logger;
   /** How often the hosted agents are re-checked against the API, as a safety net for missed events. */
   resyncMs?: number;
+  /** Where the runner's series go; `crumbs start` passes one the API's /metrics also renders. */
+  metricsRegistry?: Registry;
 }
 
 export interface Runner {
   /** The agents running now. */
   agents(): Agent[];
+  /** GET /metrics of this runner when `metricsPort` was set. */
+  metricsUrl: string | undefined;
   /** Stop taking events, let running handlers finish (and ack), disconnect. */
   close(): Promise<void>;
 }
@@ -45,12 +52,16 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
     throw new ConfigError("CRUMBS_TOKEN is required: the bearer token the runner writes with", [
       "CRUMBS_TOKEN",
     ]);
-  const log = opts.log ?? jsonLogger;
+  const log = opts.log ?? defaultRunnerLogger();
   const fetchFn = opts.fetch ?? globalThis.fetch;
-  const http = new CrumbsHttp({ url: opts.crumbsUrl, token: opts.token, fetch: fetchFn });
+  const metrics = new RunnerMetrics(opts.metricsRegistry ?? new Registry());
+  const http = new CountingHttp({ url: opts.crumbsUrl, token: opts.token, fetch: fetchFn }, metrics);
   const deps: ThinkDeps = {
     http,
-    fetch: fetchFn,
+    fetch: metrics.timedModelFetch(fetchFn, [
+      { baseUrl: opts.openrouterBaseUrl ?? OPENROUTER_BASE_URL, provider: "openrouter" },
+      { baseUrl: opts.openaiBaseUrl ?? OPENAI_BASE_URL, provider: "openai" },
+    ]),
     endpoints: opts,
     modelTimeoutMs: opts.modelTimeoutMs ?? 60_000,
     maxSteps: opts.maxSteps ?? 8,
@@ -59,8 +70,10 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   };
   const ackWaitMs = opts.ackWaitMs ?? 10_000;
   const nc = await connectRunnerNats(opts);
-  const registry = new AgentRegistry(nc, deps, { ackWaitMs, maxDeliver: 5 });
-  const subs: Subscription[] = [];
+  const registry = new AgentRegistry(nc, deps, { ackWaitMs, maxDeliver: 5, onTrigger: (outcome) => metrics.triggers.inc({ outcome }) });
+  metrics.sampleConsumers(nc, () => registry.consumers());
+  const subs: EventSubscription[] = [];
+  let metricsServer: MetricsServer | undefined;
   let closing = false;
 
   const listDefs = async (): Promise<Breadcrumb[]> => {
@@ -91,44 +104,39 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
 
   try {
     // Follow first, then list: a definition written in between is seen by one or the other.
+    const onDefError = (err: unknown) => {
+      log.warn("agent definition event failed; resyncing", { error: String(err) });
+      void resync();
+    };
+    subs.push(handleEvents(await subscribeEvents(nc, { schema_name: "agent.def.v1" }, { http, onError: onDefError }), onDefEvent, { onError: onDefError }));
+    await registry.sync(await listDefs().catch((err: unknown) => {
+      throw apiStartupError(opts.crumbsUrl, err);
+    }));
+    const onResultError = (err: unknown, event: { id: string } | undefined) =>
+      log.error("action result failed", { result: event?.id, error: String(err) });
     subs.push(
-      await subscribeEvents(nc, { schema_name: "agent.def.v1" }, onDefEvent, {
-        http,
-        onError: (err) => {
-          log.warn("agent definition event failed; resyncing", { error: String(err) });
-          void resync();
-        },
-      }),
-    );
-    await registry.sync(await listDefs());
-    subs.push(
-      await subscribeEvents(
-        nc,
-        { schema_name: "browser.action.result.v1" },
+      handleEvents(
+        await subscribeEvents(nc, { schema_name: "browser.action.result.v1" }, { queue: RESULTS_CONSUMER, http, types: ["created"], ackWaitMs, onError: onResultError }),
         (e) => handleActionResult(deps, (o, a) => registry.find(o, a), e),
-        {
-          queue: RESULTS_CONSUMER,
-          http,
-          types: ["created"],
-          ackWaitMs,
-          onError: (err, event) =>
-            log.error("action result failed", { result: event?.id, error: String(err) }),
-        },
+        { onError: onResultError },
       ),
     );
+    const onCancelError = (err: unknown, event: { id: string } | undefined) =>
+      log.error("task cancel failed", { cancel: event?.id, error: String(err) });
     subs.push(
-      await subscribeEvents(
-        nc,
-        { schema_name: TASK_CANCEL_SCHEMA },
+      handleEvents(
+        await subscribeEvents(nc, { schema_name: TASK_CANCEL_SCHEMA }, { queue: CANCELS_CONSUMER, types: ["created"], ackWaitMs, onError: onCancelError }),
         (e) => handleCancel(http, (o, a) => registry.find(o, a), e),
-        {
-          queue: CANCELS_CONSUMER,
-          types: ["created"],
-          ackWaitMs,
-          onError: (err, event) => log.error("task cancel failed", { cancel: event?.id, error: String(err) }),
-        },
+        { onError: onCancelError },
       ),
     );
+    if (opts.metricsPort !== undefined) {
+      metricsServer = await serveMetrics({ port: opts.metricsPort, host: opts.metricsHost ?? "0.0.0.0", registries: [metrics.registry] }).catch(
+        (err: unknown) => {
+          throw metricsPortError(opts.metricsPort ?? 0, err);
+        },
+      );
+    }
   } catch (err) {
     await Promise.all(subs.map((s) => s.stop()));
     await registry.stop();
@@ -138,18 +146,41 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   const timer = setInterval(() => void resync(), opts.resyncMs ?? 30_000);
   timer.unref();
   const stopHealth = opts.healthFile ? keepHealthFile(nc, opts.healthFile) : () => {};
-  log.info("runner started", { agents: registry.list().map((a) => a.def.agent_id) });
+  log.info("runner started", { agents: registry.list().map((a) => a.def.agent_id), metrics: metricsServer?.url });
 
   return {
     agents: () => registry.list(),
+    metricsUrl: metricsServer?.url,
     async close() {
       closing = true;
       clearInterval(timer);
       stopHealth();
+      await metricsServer?.close();
       await resyncing;
       await Promise.all(subs.map((s) => s.stop()));
       await registry.stop();
       await nc.drain().catch(() => nc.close());
     },
   };
+}
+
+/** The first request to the API failed: say which variable points where, and what to do. */
+function apiStartupError(url: string, err: unknown): unknown {
+  if (err instanceof ApiResponseError && err.status === 401) {
+    return new StartupError("unauthorized", "CRUMBS_TOKEN", `the crumbs API at ${url} refused CRUMBS_TOKEN (401): set CRUMBS_TOKEN to a token of that API`, {
+      cause: err,
+    });
+  }
+  const fix = "Start the API (`crumbs api`, or `crumbs start` for everything) or set CRUMBS_URL.";
+  return unreachableError({ code: "api_unreachable", service: "the crumbs API", target: url, variable: "CRUMBS_URL", fix }, err) ?? err;
+}
+
+function metricsPortError(port: number, err: unknown): unknown {
+  if ((err as { code?: unknown }).code !== "EADDRINUSE") return err;
+  return new StartupError(
+    "port_in_use",
+    "RUNNER_METRICS_PORT",
+    `cannot serve /metrics on port ${port} (RUNNER_METRICS_PORT): the port is in use by another process. Set RUNNER_METRICS_PORT to a free port, or unset it.`,
+    { cause: err },
+  );
 }

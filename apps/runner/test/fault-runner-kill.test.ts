@@ -22,7 +22,7 @@ type Runner = ChildProcess & { output: string[]; exited: Promise<unknown> };
 function spawnRunner(env: Record<string, string>): Runner {
   const child = spawn(process.execPath, ["apps/cli/bin/crumbs.js", "runner"], {
     cwd: repoRoot,
-    env: { ...process.env, ...env, RUNNER_ACK_WAIT_MS: String(ACK_WAIT_MS) },
+    env: { ...process.env, ...env, RUNNER_ACK_WAIT_MS: String(ACK_WAIT_MS), LOG_LEVEL: "info" }, // "agent running" is an info line
     stdio: ["ignore", "pipe", "pipe"],
   }) as Runner;
   child.output = [];

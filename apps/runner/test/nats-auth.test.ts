@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNatsTrust, mintRunnerUser } from "@crumbs/api";
-import { CrumbsClient, type BreadcrumbEvent, type CreateBreadcrumb } from "@crumbs/agent-sdk";
+import { CrumbsClient, handleEvents, type BreadcrumbEvent, type CreateBreadcrumb } from "@crumbs/agent-sdk";
 import { waitFor } from "@crumbs/testkit";
 import { ConfigError, loadRunnerConfig, silentLogger, startRunner, type Runner } from "@crumbs/runner";
 import { chatMessage, startStack, waitForCount, type TestStack } from "./stack.ts";
@@ -83,9 +83,9 @@ describe("runner on an authenticated NATS", () => {
     const sdk = new CrumbsClient({ url: s.api.url, token: s.env.CRUMBS_TOKEN!, natsUrl: s.nats.url, natsCreds: credsPath });
     const bare = new CrumbsClient({ url: s.api.url, token: s.env.CRUMBS_TOKEN!, natsUrl: s.nats.url });
     clients.push(sdk, bare);
-    await expect(bare.subscribe({ schema_name: "agent.response.v1" }, () => {})).rejects.toThrow(/Authorization Violation/i);
+    await expect(bare.subscribe({ schema_name: "agent.response.v1" })).rejects.toThrow(/Authorization Violation/i);
     const seen: BreadcrumbEvent[] = [];
-    await sdk.subscribe({ schema_name: "agent.response.v1" }, (e) => void seen.push(e));
+    handleEvents(await sdk.subscribe({ schema_name: "agent.response.v1" }), (e) => void seen.push(e));
 
     s.fake.queue([{ kind: "text", content: "Hello from a locked NATS." }]);
     const msg = await s.client.create(chatMessage("hello?", "auth-1"));

@@ -22,7 +22,7 @@ type Proc = ChildProcess & { output: string[] };
 function crumbs(args: string[], env: Record<string, string>): Proc {
   const child = spawn(process.execPath, ["apps/cli/bin/crumbs.js", ...args], {
     cwd: repoRoot,
-    env: { ...process.env, ...env },
+    env: { ...process.env, LOG_LEVEL: "info", ...env }, // "agent running" is an info line
     stdio: ["ignore", "pipe", "pipe"],
   }) as Proc;
   child.output = [];

@@ -11,7 +11,7 @@ const TRIGGERS = 500;
 function spawnRunner(env: Record<string, string>): ChildProcess & { output: string[] } {
   const child = spawn(process.execPath, ["apps/cli/bin/crumbs.js", "runner"], {
     cwd: repoRoot,
-    env: { ...process.env, ...env, RUNNER_ACK_WAIT_MS: "3000" },
+    env: { ...process.env, ...env, RUNNER_ACK_WAIT_MS: "3000", LOG_LEVEL: "info" }, // "agent running" is an info line
     stdio: ["ignore", "pipe", "pipe"],
   }) as ChildProcess & { output: string[] };
   child.output = [];

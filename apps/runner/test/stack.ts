@@ -111,20 +111,20 @@ export function pageContext(extension: string, title = "Pricing - Example") {
   };
 }
 
-/** Every breadcrumb of a schema, newest first. */
-export async function listAll(
+/** Every breadcrumb of a schema, newest first (a known schema's contexts typed by it). */
+export async function listAll<S extends string>(
   client: CrumbsClient,
-  schema_name: string,
+  schema_name: S,
   tag?: string,
-): Promise<Breadcrumb[]> {
-  const out: Breadcrumb[] = [];
+): Promise<Breadcrumb<S>[]> {
+  const out: Breadcrumb<S>[] = [];
   for await (const b of client.listAll({ schema_name, ...(tag ? { tag: [tag] } : {}) })) out.push(b);
   return out;
 }
 
-export async function waitForCount(
+export async function waitForCount<S extends string>(
   client: CrumbsClient,
-  schema: string,
+  schema: S,
   n: number,
   tag?: string,
   timeout = 15_000,

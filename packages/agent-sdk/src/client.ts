@@ -2,11 +2,12 @@ import { connect, type NatsConnection } from "nats";
 import { natsServers } from "@crumbs/schemas";
 import { CrumbsHttp, type HttpOptions } from "./http-client.ts";
 import { natsCredsAuthenticator } from "./nats-creds.ts";
+import type { EventSubscription } from "./event-subscription.ts";
+import type { Breadcrumb, CreateBreadcrumb } from "./known.ts";
 import { replayEvents, type ReplayOptions } from "./replay.ts";
 import { replyTo, respondTo } from "./reply.ts";
 import type { Selector, SelectorInput } from "./selector.ts";
-import { subscribeEvents, type EventHandler, type SubscribeOptions, type Subscription } from "./subscribe.ts";
-import type { Breadcrumb, CreateBreadcrumb } from "./wire.ts";
+import { subscribeEvents, type SubscribeOptions } from "./subscribe.ts";
 
 export interface CrumbsClientOptions extends HttpOptions {
   /** NATS server for subscribe(); e.g. nats://127.0.0.1:4222 */
@@ -49,7 +50,7 @@ export async function connectNats(
 export class CrumbsClient extends CrumbsHttp {
   private nc: Promise<NatsConnection> | undefined;
   private readonly ownsNats: boolean;
-  private readonly subs = new Set<Subscription>();
+  private readonly subs = new Set<EventSubscription>();
 
   constructor(private readonly options: CrumbsClientOptions) {
     super(options);
@@ -66,12 +67,14 @@ export class CrumbsClient extends CrumbsHttp {
     return this.nc;
   }
 
-  async subscribe(
-    selector: SelectorInput,
-    handler: EventHandler,
-    opts: SubscribeOptions = {},
-  ): Promise<Subscription> {
-    const sub = await subscribeEvents(await this.nats(), selector, handler, { http: this, ...opts });
+  /**
+   * Events by selector, for `for await (const delivery of sub)`: see EventSubscription. With
+   * `durable` or `queue` it resumes where it stopped; `signal` ends it.
+   */
+  async subscribe<S extends string>(selector: Selector & { schema_name: S }, opts?: SubscribeOptions): Promise<EventSubscription<S>>;
+  async subscribe(selector: SelectorInput, opts?: SubscribeOptions): Promise<EventSubscription>;
+  async subscribe(selector: SelectorInput, opts: SubscribeOptions = {}): Promise<EventSubscription> {
+    const sub = await subscribeEvents(await this.nats(), selector, { http: this, ...opts });
     this.subs.add(sub);
     void sub.closed.finally(() => this.subs.delete(sub));
     return sub;
@@ -81,15 +84,16 @@ export class CrumbsClient extends CrumbsHttp {
     return replayEvents(this, selector, opts);
   }
 
-  reply(trigger: Breadcrumb, body: CreateBreadcrumb, opts: { idempotencyKey: string }) {
+  reply<S extends string>(trigger: Breadcrumb, body: CreateBreadcrumb<S>, opts: { idempotencyKey: string; signal?: AbortSignal }) {
     return replyTo(this, trigger, body, opts);
   }
 
-  respond(trigger: Breadcrumb, content: string, opts: { agentId: string; n?: number }) {
+  /** Answer a trigger with an agent.response.v1 in its session; written once per trigger version (idempotency key). */
+  respond(trigger: Breadcrumb, content: string, opts: { agentId: string; n?: number; signal?: AbortSignal }) {
     return respondTo(this, trigger, content, opts);
   }
 
-  /** Stop every subscription (each finishes its running handler) and close the NATS connection if it is ours. */
+  /** Stop every subscription (each loop finishes the event in hand) and close the NATS connection if it is ours. */
   async close(): Promise<void> {
     await Promise.all([...this.subs].map((s) => s.stop()));
     if (this.nc && this.ownsNats) {

@@ -1,17 +1,8 @@
-import { z } from "zod";
-import { ApiResponseError, ApiUnreachableError } from "./errors.ts";
-import {
-  breadcrumbSchema,
-  eventsPageSchema,
-  historyItemSchema,
-  llmViewSchema,
-  pageSchema,
-  type Breadcrumb,
-  type CreateBreadcrumb,
-  type EventsPage,
-  type LlmView,
-  type PatchBreadcrumb,
-} from "./wire.ts";
+import type { z } from "zod";
+import { ApiResponseError, ApiTimeoutError, ApiUnreachableError } from "./errors.ts";
+import type { Breadcrumb, CreateBreadcrumb, HistoryItem } from "./known.ts";
+import { breadcrumbSchema, eventsPageSchema, historyItemSchema, llmViewSchema, pageSchema, type LlmView, type PatchBreadcrumb } from "./wire.ts";
+import type { BreadcrumbEvent } from "./known.ts";
 
 export interface HttpOptions {
   /** Base URL of the API, e.g. http://127.0.0.1:8081 */
@@ -22,13 +13,19 @@ export interface HttpOptions {
   timeoutMs?: number;
 }
 
-export interface ListQuery {
-  schema_name?: string;
+/** Every call takes a signal: aborting it rejects the call with the signal's reason. */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface ListQuery<S extends string = string> {
+  schema_name?: S;
   tag?: string[];
   any_tag?: string[];
   /** A selector object; sent as JSON. */
   selector?: unknown;
   key?: string;
+  title?: string;
   limit?: number;
   cursor?: string;
 }
@@ -41,13 +38,24 @@ export interface EventsQuery {
   limit?: number;
 }
 
+export interface Page<T> {
+  items: T[];
+  next_cursor?: string | null | undefined;
+}
+
+export interface EventsPage {
+  items: BreadcrumbEvent[];
+  next_after?: number | null | undefined;
+  has_more?: boolean | undefined;
+}
+
 const listSchema = pageSchema(breadcrumbSchema);
 const listViewSchema = pageSchema(llmViewSchema);
 const historySchema = pageSchema(historyItemSchema);
 
 type Query = Record<string, string | number | string[] | undefined>;
 
-/** The HTTP half of the SDK: typed calls for every route of the crumbs API. */
+/** The HTTP half of the SDK: typed calls for the crumbs API's breadcrumb and event routes. */
 export class CrumbsHttp {
   private readonly base: string;
   private readonly fetchFn: typeof fetch;
@@ -57,74 +65,63 @@ export class CrumbsHttp {
     this.fetchFn = opts.fetch ?? globalThis.fetch;
   }
 
-  async create(body: CreateBreadcrumb, opts: { idempotencyKey?: string } = {}): Promise<Breadcrumb> {
+  /** With a known schema_name the context is checked against its type at compile time. */
+  async create<S extends string>(body: CreateBreadcrumb<S>, opts: CallOptions & { idempotencyKey?: string } = {}): Promise<Breadcrumb<S>> {
     const headers: Record<string, string> = {};
     if (opts.idempotencyKey) headers["idempotency-key"] = opts.idempotencyKey;
-    return this.request("POST", "/v1/breadcrumbs", { body, headers, schema: breadcrumbSchema });
+    return this.request("POST", "/v1/breadcrumbs", { body, headers, schema: breadcrumbSchema, signal: opts.signal }) as Promise<Breadcrumb<S>>;
   }
 
-  async get(id: string): Promise<Breadcrumb> {
-    return this.request("GET", `/v1/breadcrumbs/${encodeURIComponent(id)}`, { schema: breadcrumbSchema });
+  async get(id: string, opts: CallOptions = {}): Promise<Breadcrumb> {
+    return this.request("GET", path(id), { schema: breadcrumbSchema, signal: opts.signal }) as Promise<Breadcrumb>;
   }
 
   /** The breadcrumb as a model sees it, after its llm_hints. */
-  async getLlmView(id: string): Promise<LlmView> {
-    return this.request("GET", `/v1/breadcrumbs/${encodeURIComponent(id)}`, {
-      query: { view: "llm" },
-      schema: llmViewSchema,
-    });
+  async getLlmView(id: string, opts: CallOptions = {}): Promise<LlmView> {
+    return this.request("GET", path(id), { query: { view: "llm" }, schema: llmViewSchema, signal: opts.signal });
   }
 
-  async patch(id: string, body: PatchBreadcrumb, opts: { ifMatch: number }): Promise<Breadcrumb> {
-    return this.request("PATCH", `/v1/breadcrumbs/${encodeURIComponent(id)}`, {
-      body,
-      headers: { "if-match": `"${opts.ifMatch}"` },
-      schema: breadcrumbSchema,
-    });
+  /** `ifMatch` is the version you read: a newer one on the server rejects with ApiResponseError version_mismatch. */
+  async patch(id: string, body: PatchBreadcrumb, opts: CallOptions & { ifMatch: number; idempotencyKey?: string }): Promise<Breadcrumb> {
+    const headers: Record<string, string> = { "if-match": `"${opts.ifMatch}"` };
+    if (opts.idempotencyKey) headers["idempotency-key"] = opts.idempotencyKey;
+    return this.request("PATCH", path(id), { body, headers, schema: breadcrumbSchema, signal: opts.signal }) as Promise<Breadcrumb>;
   }
 
-  async delete(id: string, opts: { ifMatch?: number } = {}): Promise<void> {
+  async delete(id: string, opts: CallOptions & { ifMatch?: number } = {}): Promise<void> {
     const headers: Record<string, string> = {};
     if (opts.ifMatch !== undefined) headers["if-match"] = `"${opts.ifMatch}"`;
-    await this.request("DELETE", `/v1/breadcrumbs/${encodeURIComponent(id)}`, {
-      headers,
-      schema: z.unknown(),
-    });
+    await this.request("DELETE", path(id), { headers, schema: undefined, signal: opts.signal });
   }
 
-  async list(
-    query: ListQuery = {},
-  ): Promise<{ items: Breadcrumb[]; next_cursor?: string | null | undefined }> {
-    return this.request("GET", "/v1/breadcrumbs", { query: listQuery(query), schema: listSchema });
+  /** With a literal schema_name the items' contexts are typed by it. */
+  async list<S extends string = string>(query: ListQuery<S> = {}, opts: CallOptions = {}): Promise<Page<Breadcrumb<S>>> {
+    return this.request("GET", "/v1/breadcrumbs", { query: listQuery(query), schema: listSchema, signal: opts.signal }) as Promise<unknown> as Promise<Page<Breadcrumb<S>>>;
   }
 
-  async listLlmViews(
-    query: ListQuery = {},
-  ): Promise<{ items: LlmView[]; next_cursor?: string | null | undefined }> {
-    return this.request("GET", "/v1/breadcrumbs", {
-      query: { ...listQuery(query), view: "llm" },
-      schema: listViewSchema,
-    });
+  async listLlmViews(query: ListQuery = {}, opts: CallOptions = {}): Promise<Page<LlmView>> {
+    return this.request("GET", "/v1/breadcrumbs", { query: { ...listQuery(query), view: "llm" }, schema: listViewSchema, signal: opts.signal });
   }
 
   /** Every breadcrumb matching the query, following cursors. */
-  async *listAll(query: Omit<ListQuery, "cursor"> = {}): AsyncGenerator<Breadcrumb> {
+  async *listAll<S extends string = string>(query: Omit<ListQuery<S>, "cursor"> = {}, opts: CallOptions = {}): AsyncGenerator<Breadcrumb<S>> {
     let cursor: string | undefined;
     do {
-      const page = await this.list({ limit: 500, ...query, cursor });
+      const page = await this.list<S>({ limit: 500, ...query, cursor }, opts);
       yield* page.items;
       cursor = page.next_cursor ?? undefined;
     } while (cursor);
   }
 
-  async history(id: string, opts: { cursor?: string; limit?: number } = {}) {
-    return this.request("GET", `/v1/breadcrumbs/${encodeURIComponent(id)}/history`, {
+  async history(id: string, opts: CallOptions & { cursor?: string; limit?: number } = {}): Promise<Page<HistoryItem>> {
+    return this.request("GET", `${path(id)}/history`, {
       query: { cursor: opts.cursor, limit: opts.limit },
       schema: historySchema,
-    });
+      signal: opts.signal,
+    }) as Promise<Page<HistoryItem>>;
   }
 
-  async events(query: EventsQuery = {}): Promise<EventsPage> {
+  async events(query: EventsQuery = {}, opts: CallOptions = {}): Promise<EventsPage> {
     return this.request("GET", "/v1/events", {
       query: {
         after: query.after,
@@ -134,57 +131,52 @@ export class CrumbsHttp {
         limit: query.limit,
       },
       schema: eventsPageSchema,
-    });
+      signal: opts.signal,
+    }) as Promise<EventsPage>;
   }
 
-  private async request<T extends z.ZodType>(
+  private async request<T extends z.ZodType | undefined>(
     method: string,
-    path: string,
-    opts: { body?: unknown; headers?: Record<string, string>; query?: Query; schema: T },
-  ): Promise<z.infer<T>> {
-    const url = new URL(this.base + path);
+    route: string,
+    opts: { body?: unknown; headers?: Record<string, string>; query?: Query; schema: T; signal: AbortSignal | undefined },
+  ): Promise<T extends z.ZodType ? z.infer<T> : undefined> {
+    opts.signal?.throwIfAborted();
+    const url = new URL(this.base + route);
     for (const [k, v] of Object.entries(opts.query ?? {})) {
       if (v === undefined) continue;
       for (const one of Array.isArray(v) ? v : [v]) url.searchParams.append(k, String(one));
     }
     const headers: Record<string, string> = { authorization: `Bearer ${this.opts.token}`, ...opts.headers };
     if (opts.body !== undefined) headers["content-type"] = "application/json";
+    const timeoutMs = this.opts.timeoutMs ?? 30_000;
+    const timeout = AbortSignal.timeout(timeoutMs);
     let res: Response;
     try {
       res = await this.fetchFn(url, {
         method,
         headers,
         body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-        signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000),
+        signal: opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout,
       });
     } catch (err) {
-      throw new ApiUnreachableError(
-        `${method} ${path}: ${err instanceof Error ? err.message : String(err)}`,
-        {
-          cause: err,
-        },
-      );
+      if (opts.signal?.aborted) throw opts.signal.reason;
+      if (timeout.aborted) throw new ApiTimeoutError(`${method} ${route}: no answer within ${timeoutMs} ms`);
+      throw new ApiUnreachableError(`${method} ${route}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
     if (!res.ok) throw await ApiResponseError.fromResponse(res);
-    if (res.status === 204) return opts.schema.parse(undefined);
+    if (res.status === 204 || opts.schema === undefined) return undefined as never;
     const json: unknown = await res.json().catch(() => {
-      throw new ApiResponseError(
-        "invalid_response",
-        `${method} ${path}: the API answered something that is not JSON`,
-        res.status,
-      );
+      throw new ApiResponseError("invalid_response", `${method} ${route}: the API answered something that is not JSON`, res.status);
     });
     const parsed = opts.schema.safeParse(json);
     if (!parsed.success) {
-      throw new ApiResponseError(
-        "invalid_response",
-        `${method} ${path}: unexpected response: ${parsed.error.message}`,
-        res.status,
-      );
+      throw new ApiResponseError("invalid_response", `${method} ${route}: unexpected response: ${parsed.error.message}`, res.status);
     }
-    return parsed.data;
+    return parsed.data as never;
   }
 }
+
+const path = (id: string) => `/v1/breadcrumbs/${encodeURIComponent(id)}`;
 
 function listQuery(q: ListQuery): Query {
   return {
@@ -193,6 +185,7 @@ function listQuery(q: ListQuery): Query {
     any_tag: q.any_tag,
     selector: q.selector === undefined ? undefined : JSON.stringify(q.selector),
     key: q.key,
+    title: q.title,
     limit: q.limit,
     cursor: q.cursor,
   };

@@ -1,36 +1,31 @@
 export { CrumbsClient, connectNats, type ConnectNatsOptions, type CrumbsClientOptions } from "./client.ts";
 export { NatsCredsError, natsCredsAuthenticator, readNatsCreds } from "./nats-creds.ts";
-export { CrumbsHttp, type HttpOptions, type ListQuery, type EventsQuery } from "./http-client.ts";
-export { ApiResponseError, ApiUnreachableError } from "./errors.ts";
 export {
-  subscribeEvents,
-  STREAM,
-  type EventHandler,
-  type DeliveryInfo,
-  type SubscribeOptions,
-  type Subscription,
-} from "./subscribe.ts";
+  CrumbsHttp,
+  type CallOptions,
+  type EventsPage,
+  type EventsQuery,
+  type HttpOptions,
+  type ListQuery,
+  type Page,
+} from "./http-client.ts";
+export { ApiResponseError, ApiTimeoutError, ApiUnreachableError } from "./errors.ts";
+export { subscribeEvents, STREAM, type SubscribeOptions } from "./subscribe.ts";
+export { EventSubscription, handleEvents, type Delivery } from "./event-subscription.ts";
 export { replayEvents, type ReplayOptions } from "./replay.ts";
 export { fullEvent, type ReferenceHttp } from "./reference.ts";
 export { replyTo, respondTo, replyKey, sessionOf, createOnce } from "./reply.ts";
-export {
-  selectorMatcher,
-  filterSubjectFor,
-  type Selector,
-  type SelectorInput,
-  type EventKind,
-} from "./selector.ts";
+export { selectorMatcher, filterSubjectFor, type Selector, type SelectorInput, type EventKind } from "./selector.ts";
 export { coveringSubject, subjectMatches } from "./filter-subject.ts";
 export {
-  breadcrumbSchema,
-  breadcrumbEventSchema,
-  createBreadcrumbSchema,
-  patchBreadcrumbSchema,
-  llmViewSchema,
+  hasSchema,
   type Breadcrumb,
   type BreadcrumbEvent,
+  type ContextOf,
   type CreateBreadcrumb,
-  type PatchBreadcrumb,
   type HistoryItem,
-  type LlmView,
-} from "./wire.ts";
+  type KnownContexts,
+  type KnownSchemaName,
+} from "./known.ts";
+export { breadcrumbSchema, breadcrumbEventSchema, llmViewSchema, type LlmView, type PatchBreadcrumb } from "./wire.ts";
+export { ERROR_CODES, CrumbsError, type ErrorCode, type ErrorDetails, type ErrorIssue } from "@crumbs/schemas";

@@ -1,7 +1,8 @@
 import { isReferenceEvent, type BreadcrumbReferenceEvent } from "@crumbs/schemas";
 import { ApiResponseError } from "./errors.ts";
 import type { CrumbsHttp } from "./http-client.ts";
-import { breadcrumbEventSchema, type BreadcrumbEvent } from "./wire.ts";
+import type { BreadcrumbEvent } from "./known.ts";
+import { breadcrumbEventSchema } from "./wire.ts";
 
 /** What resolving a reference event needs of the API: its GETs. */
 export type ReferenceHttp = Pick<CrumbsHttp, "events" | "get">;
@@ -14,7 +15,7 @@ export type ReferenceHttp = Pick<CrumbsHttp, "events" | "get">;
  * longer hold it, the current breadcrumb from `GET /v1/breadcrumbs/:id`.
  */
 export async function fullEvent(payload: unknown, http: ReferenceHttp | undefined): Promise<BreadcrumbEvent> {
-  if (!isReferenceEvent(payload)) return breadcrumbEventSchema.parse(payload);
+  if (!isReferenceEvent(payload)) return breadcrumbEventSchema.parse(payload) as BreadcrumbEvent;
   if (!http) {
     throw new Error(`event ${payload.seq} was too large for NATS and came as a reference; pass an API client (CrumbsClient or opts.http) to fetch it`);
   }
@@ -29,5 +30,5 @@ async function resolveReference(ref: BreadcrumbReferenceEvent, http: ReferenceHt
     throw new ApiResponseError("not_found", `the deleted breadcrumb ${ref.id} of event ${ref.seq} is no longer in history`, 404);
   }
   const { truncated: _t, ...fields } = ref;
-  return breadcrumbEventSchema.parse({ ...fields, breadcrumb: await http.get(ref.id) });
+  return breadcrumbEventSchema.parse({ ...fields, breadcrumb: await http.get(ref.id) }) as BreadcrumbEvent;
 }

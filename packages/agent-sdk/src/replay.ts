@@ -1,6 +1,6 @@
 import type { CrumbsHttp } from "./http-client.ts";
 import type { Selector } from "./selector.ts";
-import type { BreadcrumbEvent } from "./wire.ts";
+import type { BreadcrumbEvent } from "./known.ts";
 
 export interface ReplayOptions {
   /** Start after this event seq (exclusive). */
@@ -8,6 +8,8 @@ export interface ReplayOptions {
   since?: string | Date;
   until?: string | Date;
   pageSize?: number;
+  /** Aborting rejects the iteration with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /** History as events, in seq order, from `/v1/events`, page by page. */
@@ -25,7 +27,7 @@ export async function* replayEvents(
       until: opts.until,
       selector,
       limit: opts.pageSize ?? 500,
-    });
+    }, { signal: opts.signal });
     yield* page.items;
     const last = page.items.at(-1);
     const next = page.next_after ?? last?.seq;

@@ -1,6 +1,6 @@
 import { ApiResponseError } from "./errors.ts";
 import type { CrumbsHttp } from "./http-client.ts";
-import type { Breadcrumb, CreateBreadcrumb } from "./wire.ts";
+import type { Breadcrumb, CreateBreadcrumb } from "./known.ts";
 
 type Trigger = Pick<Breadcrumb, "id" | "version" | "tags" | "context">;
 
@@ -24,25 +24,26 @@ export function replyKey(agentId: string, trigger: Pick<Breadcrumb, "id" | "vers
  * Resolves to null when this key already wrote a different reply (a model
  * answered differently on a redelivery): the first reply stands.
  */
-export async function replyTo(
+export async function replyTo<S extends string>(
   http: CrumbsHttp,
   trigger: Trigger,
-  body: CreateBreadcrumb,
-  opts: { idempotencyKey: string },
-): Promise<Breadcrumb | null> {
+  body: CreateBreadcrumb<S>,
+  opts: { idempotencyKey: string; signal?: AbortSignal },
+): Promise<Breadcrumb<S> | null> {
   const tags = new Set(body.tags ?? []);
   for (const t of trigger.tags) if (t.startsWith("session:")) tags.add(t);
-  return createOnce(http, { ...body, tags: [...tags] }, opts.idempotencyKey);
+  return createOnce(http, { ...body, tags: [...tags] }, opts.idempotencyKey, { signal: opts.signal });
 }
 
 /** Create with an idempotency key; null when the key was already used for a different body. */
-export async function createOnce(
+export async function createOnce<S extends string>(
   http: CrumbsHttp,
-  body: CreateBreadcrumb,
+  body: CreateBreadcrumb<S>,
   idempotencyKey: string,
-): Promise<Breadcrumb | null> {
+  opts: { signal?: AbortSignal } = {},
+): Promise<Breadcrumb<S> | null> {
   try {
-    return await http.create(body, { idempotencyKey });
+    return await http.create(body, { idempotencyKey, signal: opts.signal });
   } catch (err) {
     if (err instanceof ApiResponseError && err.code === "idempotency_key_reused") return null;
     throw err;
@@ -54,8 +55,8 @@ export async function respondTo(
   http: CrumbsHttp,
   trigger: Trigger,
   content: string,
-  opts: { agentId: string; n?: number; extraTags?: string[] },
-): Promise<Breadcrumb | null> {
+  opts: { agentId: string; n?: number; extraTags?: string[]; signal?: AbortSignal },
+): Promise<Breadcrumb<"agent.response.v1"> | null> {
   const session = sessionOf(trigger) ?? "default";
   return replyTo(
     http,
@@ -71,6 +72,6 @@ export async function respondTo(
         in_reply_to: { id: trigger.id, version: trigger.version },
       },
     },
-    { idempotencyKey: replyKey(opts.agentId, trigger, opts.n) },
+    { idempotencyKey: replyKey(opts.agentId, trigger, opts.n), signal: opts.signal },
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { selectorMatcher } from "./selector.ts";
-import type { Breadcrumb } from "./wire.ts";
+import type { Breadcrumb } from "./known.ts";
 
 const crumb = (context: Record<string, unknown>) => ({ schema_name: "x.v1", tags: [], context }) as unknown as Breadcrumb;
 

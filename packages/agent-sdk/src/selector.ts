@@ -1,6 +1,6 @@
 import { BudgetExceededError, compileSelector, subjectsForSelector, type EventTypeShort, type Selector } from "@crumbs/schemas";
 import { coveringSubject } from "./filter-subject.ts";
-import type { Breadcrumb } from "./wire.ts";
+import type { Breadcrumb } from "./known.ts";
 
 export type { Selector };
 /** The kind of change an event reports, as its subject spells it. */

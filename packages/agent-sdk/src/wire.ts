@@ -1,73 +1,40 @@
 import { z } from "zod";
+import {
+  breadcrumbEventSchema as strictEventSchema,
+  breadcrumbSchema as strictBreadcrumbSchema,
+  createBreadcrumbBodySchema,
+  EVENT_TYPES_SHORT,
+  type LlmHints,
+  type PatchBreadcrumbBody,
+} from "@crumbs/schemas";
 
-// The SDK parses what the API and NATS send with loose object schemas: a client
-// must keep working when the server adds fields (the contract lets it).
+// What the SDK reads from the API and NATS, derived from the contract's strict schemas in
+// @crumbs/schemas (one definition): the same fields and checks, but loose objects, so a client keeps
+// working when the server adds fields (the contract lets it). llm_hints are the server's to check.
 
-export const breadcrumbSchema = z.looseObject({
-  id: z.string(),
-  owner: z.string(),
-  schema_name: z.string(),
-  title: z.string(),
-  tags: z.array(z.string()),
-  context: z.record(z.string(), z.unknown()),
-  llm_hints: z.unknown().optional(),
-  key: z.string().nullish(),
-  version: z.number().int().min(1),
-  created_at: z.string(),
-  updated_at: z.string(),
-  created_by: z.string().optional(),
-  updated_by: z.string().optional(),
-  expires_at: z.string().nullish(),
-});
-export type Breadcrumb = z.infer<typeof breadcrumbSchema>;
+const looseHints = z.custom<LlmHints>((v) => typeof v === "object" && v !== null).optional();
 
-export const eventTypeSchema = z.enum(["breadcrumb.created", "breadcrumb.updated", "breadcrumb.deleted"]);
+export const breadcrumbSchema = strictBreadcrumbSchema.extend({ llm_hints: looseHints }).loose();
+/** The fields the contract names (the loose schema's type would hide them behind its index signature in Omit). */
+export type WireBreadcrumb = z.infer<typeof strictBreadcrumbSchema>;
 
-export const breadcrumbEventSchema = z.looseObject({
-  seq: z.number().int(),
-  type: eventTypeSchema,
-  id: z.string(),
-  owner: z.string(),
-  schema_name: z.string(),
-  title: z.string(),
-  tags: z.array(z.string()),
-  version: z.number().int(),
-  at: z.string(),
-  breadcrumb: breadcrumbSchema,
-});
-export type BreadcrumbEvent = z.infer<typeof breadcrumbEventSchema>;
+export const breadcrumbEventSchema = strictEventSchema.extend({ breadcrumb: breadcrumbSchema }).loose();
+export type WireEvent = z.infer<typeof strictEventSchema>;
 
-export const historyItemSchema = breadcrumbSchema.extend({ seq: z.number().int(), event: z.string() });
-export type HistoryItem = z.infer<typeof historyItemSchema>;
+export const historyItemSchema = breadcrumbSchema.extend({ seq: z.number().int(), event: z.enum(EVENT_TYPES_SHORT) });
 
-export const pageSchema = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), next_cursor: z.string().nullish() });
+export const pageSchema = <T extends z.ZodType>(item: T) => z.looseObject({ items: z.array(item), next_cursor: z.string().nullish() });
 
-export const eventsPageSchema = z.object({
+export const eventsPageSchema = z.looseObject({
   items: z.array(breadcrumbEventSchema),
   next_after: z.number().int().nullish(),
+  has_more: z.boolean().optional(),
 });
-export type EventsPage = z.infer<typeof eventsPageSchema>;
 
 /** The llm view of a breadcrumb: whatever its llm_hints produce. */
 export const llmViewSchema = z.record(z.string(), z.unknown());
 export type LlmView = z.infer<typeof llmViewSchema>;
 
-export const createBreadcrumbSchema = z.object({
-  schema_name: z.string(),
-  title: z.string(),
-  tags: z.array(z.string()).optional(),
-  context: z.record(z.string(), z.unknown()),
-  llm_hints: z.unknown().optional(),
-  key: z.string().optional(),
-  ttl_seconds: z.number().int().positive().optional(),
-});
-export type CreateBreadcrumb = z.infer<typeof createBreadcrumbSchema>;
-
-export const patchBreadcrumbSchema = z.object({
-  title: z.string().optional(),
-  tags: z.array(z.string()).optional(),
-  context: z.record(z.string(), z.unknown()).optional(),
-  llm_hints: z.unknown().optional(),
-});
-export type PatchBreadcrumb = z.infer<typeof patchBreadcrumbSchema>;
+/** Request bodies as the API takes them (the API validates them; the SDK sends them as they are). */
+export type CreateBody = z.input<typeof createBreadcrumbBodySchema>;
+export type PatchBreadcrumb = PatchBreadcrumbBody;

@@ -1,8 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { waitFor, waitForConsumerDrained } from "@crumbs/testkit";
-import { STREAM_NAME } from "@crumbs/schemas";
-import { ApiResponseError, CrumbsClient, type BreadcrumbEvent } from "@crumbs/agent-sdk";
+import { STREAM_NAME, type ChatMessageContext } from "@crumbs/schemas";
+import { ApiResponseError, ApiTimeoutError, CrumbsClient, handleEvents, hasSchema, type BreadcrumbEvent, type EventSubscription } from "@crumbs/agent-sdk";
 import { startStack, type TestStack } from "../../../apps/runner/test/stack.ts";
+
+/** Collects the events of a subscription with `for await`, the way an agent reads them. */
+function collect<S extends string>(sub: EventSubscription<S>, got: BreadcrumbEvent[]): Promise<void> {
+  return (async () => {
+    for await (const d of sub) got.push(d.event);
+  })();
+}
 
 const note = (title: string, tags: string[] = [], context: Record<string, unknown> = {}) => ({
   schema_name: "test.note.v1",
@@ -43,18 +50,20 @@ describe("@crumbs/agent-sdk against the real API and nats-server", () => {
       all_tags: ["keep"],
       context_match: [{ path: "$.n", op: "ne" as const, value: "skip" }],
     };
-    const handler = (e: BreadcrumbEvent) => void got.push(e);
-    let sub = await s.client.subscribe(selector, handler, { durable: "sdk-durable", types: ["created"] });
+    let sub = await s.client.subscribe(selector, { durable: "sdk-durable", types: ["created"] });
     expect(sub.filterSubject).toBe("crumbs.*.created.test.note.v1");
+    let loop = collect(sub, got);
     await s.client.create(note("k1", ["keep"]));
     await s.client.create(note("drop", ["other"]));
     await s.client.create(note("skip", ["keep"]));
     await waitFor(() => got.length === 1);
     await sub.stop();
+    await loop;
     // Written while nobody listens: the durable consumer keeps them.
     await s.client.create(note("k2", ["keep"]));
     await s.client.create(note("k3", ["keep"]));
-    sub = await s.client.subscribe(selector, handler, { durable: "sdk-durable", types: ["created"] });
+    sub = await s.client.subscribe(selector, { durable: "sdk-durable", types: ["created"] });
+    loop = collect(sub, got);
     await waitFor(() => got.length === 3);
     // Drained: everything the consumer will deliver was delivered and acked, so nothing more comes.
     await waitForConsumerDrained(s.nats.url, STREAM_NAME, "sdk-durable");
@@ -64,9 +73,7 @@ describe("@crumbs/agent-sdk against the real API and nats-server", () => {
 
   it("keeps going through a nats-server restart, without losing or repeating events", async () => {
     const got: string[] = [];
-    const sub = await s.client.subscribe({ schema_name: "test.outage.v1" }, (e) => void got.push(e.title), {
-      durable: "sdk-outage",
-    });
+    const sub = handleEvents(await s.client.subscribe({ schema_name: "test.outage.v1" }, { durable: "sdk-outage" }), (e) => void got.push(e.title));
     const write = (t: string) => s.client.create({ ...note(t), schema_name: "test.outage.v1" });
     await write("before");
     await waitFor(() => got.length === 1);
@@ -85,14 +92,14 @@ describe("@crumbs/agent-sdk against the real API and nats-server", () => {
 
   it("retries a failing handler and acks only once it succeeds", async () => {
     let calls = 0;
-    const sub = await s.client.subscribe(
-      { schema_name: "test.retry.v1" },
-      () => {
+    const sub = await s.client.subscribe({ schema_name: "test.retry.v1" }, { durable: "sdk-retry", nakDelayMs: 50 });
+    void (async () => {
+      for await (const d of sub) {
         calls++;
-        if (calls < 3) throw new Error("not yet");
-      },
-      { durable: "sdk-retry", nakDelayMs: 50 },
-    );
+        // Not handled yet: nak, and JetStream delivers it again after nakDelayMs.
+        if (calls < 3) d.nak();
+      }
+    })();
     await s.client.create({ ...note("r"), schema_name: "test.retry.v1" });
     await waitFor(() => calls === 3);
     const info = await waitForConsumerDrained(s.nats.url, STREAM_NAME, "sdk-retry");
@@ -106,7 +113,7 @@ describe("@crumbs/agent-sdk against the real API and nats-server", () => {
   it("replays history in seq order from /v1/events, page by page", async () => {
     const since = new Date(Date.now() - 1000);
     const b = await s.client.create({ ...note("v1"), schema_name: "test.replay.v1" });
-    let cur = b;
+    let cur: { version: number } = b;
     for (let i = 2; i <= 5; i++)
       cur = await s.client.patch(b.id, { title: `v${i}` }, { ifMatch: cur.version });
     const seen: BreadcrumbEvent[] = [];
@@ -137,6 +144,41 @@ describe("@crumbs/agent-sdk against the real API and nats-server", () => {
     });
     expect(a.tags).toEqual(expect.arrayContaining(["agent:response", "session:r1"]));
     expect(a.context).toMatchObject({ session_id: "r1", in_reply_to: { id: trigger.id, version: 1 } });
+  });
+
+  it("types a known schema's context from the selector, and an AbortSignal ends the loop after the event in hand", async () => {
+    const stop = new AbortController();
+    const sub = await s.client.subscribe({ schema_name: "chat.message.v1", any_tags: ["sdk:typed"] }, { signal: stop.signal });
+    const seen: string[] = [];
+    const loop = (async () => {
+      for await (const { event } of sub) {
+        expectTypeOf(event.breadcrumb.context).toEqualTypeOf<ChatMessageContext>();
+        seen.push(event.breadcrumb.context.content);
+        stop.abort();
+      }
+    })();
+    await s.client.create({ schema_name: "chat.message.v1", title: "t", tags: ["sdk:typed"], context: { role: "user", content: "typed", session_id: "t1" } });
+    await loop;
+    expect(seen).toEqual(["typed"]);
+    await sub.closed;
+    const b = await s.client.get((await s.client.list({ schema_name: "chat.message.v1", tag: ["sdk:typed"] })).items[0]!.id);
+    expectTypeOf(b.context).toEqualTypeOf<Record<string, unknown>>();
+    if (hasSchema(b, "chat.message.v1")) expectTypeOf(b.context.session_id).toEqualTypeOf<string>();
+    expect(hasSchema(b, "chat.message.v1")).toBe(true);
+  });
+
+  it("rejects an aborted call with the signal's reason, and a slow API with ApiTimeoutError", async () => {
+    const aborted = new AbortController();
+    aborted.abort(new Error("user gave up"));
+    await expect(s.client.list({}, { signal: aborted.signal })).rejects.toThrow("user gave up");
+    const midway = new AbortController();
+    const slow: typeof fetch = (input, init) =>
+      new Promise((_, reject) => init?.signal?.addEventListener("abort", () => reject(init.signal!.reason), { once: true }));
+    const c = new CrumbsClient({ url: s.api.url, token: "x", fetch: slow, timeoutMs: 200 });
+    const pending = c.get("00000000-0000-4000-8000-000000000000", { signal: midway.signal });
+    midway.abort();
+    await expect(pending).rejects.toMatchObject({ name: "AbortError" });
+    await expect(c.get("00000000-0000-4000-8000-000000000000")).rejects.toBeInstanceOf(ApiTimeoutError);
   });
 
   it("reports an API that is not there as ApiUnreachableError", async () => {

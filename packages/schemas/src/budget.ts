@@ -1,4 +1,4 @@
-import { CrumbsError } from "./contract/errors.ts";
+import { CrumbsError, type ErrorDetails } from "./contract/errors.ts";
 
 // One primitive bounds every engine that runs untrusted work (selectors, JSONPath, templates, llm
 // views): a budget of abstract work units plus an optional wall-clock deadline. Engines call
@@ -19,7 +19,7 @@ export class BudgetExceededError extends CrumbsError {
   /** The budget that ran out (a parent's when a child's spending exhausted it); not serialized. */
   declare readonly budget: WorkBudget;
 
-  constructor(message: string, reason: BudgetReason, budget: WorkBudget, details?: unknown) {
+  constructor(message: string, reason: BudgetReason, budget: WorkBudget, details?: ErrorDetails) {
     super("budget_exceeded", message, reason === "deadline" ? 503 : 422, details);
     this.reason = reason;
     Object.defineProperty(this, "budget", { value: budget, enumerable: false });
@@ -79,8 +79,7 @@ class Budget implements WorkBudget {
     this.used += n;
     if (this.used > this.units) {
       throw new BudgetExceededError(`${this.what} stopped: it needs more than ${this.units} work units`, "units", this, {
-        budget: this.what,
-        units: this.units,
+        limit: { name: this.what, max: this.units, unit: "work units" },
       });
     }
     this.parent?.spend(n);
@@ -99,8 +98,7 @@ class Budget implements WorkBudget {
   private checkOwnDeadline(): void {
     if (this.deadline !== undefined && this.now() > this.deadline) {
       throw new BudgetExceededError(`${this.what} stopped: it ran past its ${this.deadlineMs} ms deadline`, "deadline", this, {
-        budget: this.what,
-        deadline_ms: this.deadlineMs,
+        limit: { name: this.what, max: this.deadlineMs ?? 0, unit: "ms" },
       });
     }
   }

@@ -49,7 +49,7 @@ describe("the work budget", () => {
       const err = e as BudgetExceededError;
       expect([err.code, err.status, err.reason, err.budget]).toEqual(["budget_exceeded", 422, "units", parent]);
       expect(err.message).toBe("request stopped: it needs more than 10 work units");
-      expect(JSON.parse(JSON.stringify(err))).toEqual({ error: "budget_exceeded", message: err.message, details: { budget: "request", units: 10 } });
+      expect(JSON.parse(JSON.stringify(err))).toEqual({ error: "budget_exceeded", message: err.message, details: { limit: { name: "request", max: 10, unit: "work units" } } });
     }
   });
 

@@ -2,6 +2,7 @@
 
 export * from "./contract/errors.ts";
 export * from "./contract/api-errors.ts";
+export * from "./contract/error-body.ts";
 export * from "./contract/reference-event.ts";
 export {
   BudgetExceededError,

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { Hono } from "hono";
-import { routePath } from "hono/route";
+import { defaultLogger, type Logger } from "@crumbs/telemetry";
 import type { Database } from "../db/database.ts";
 import { UnauthorizedError } from "../errors.ts";
 import { PrincipalCache } from "../keys/index.ts";
@@ -11,9 +10,13 @@ import { countParked } from "../outbox/parked.ts";
 import { createSchemaDefHintsLookup, type StoreDeps } from "../store/index.ts";
 import { bearerToken, createAuthenticator, type Authenticate } from "./auth.ts";
 import type { AuthConfig } from "./auth-config.ts";
-import { requireRouteScope } from "./auth-scopes.ts";
-import type { AppEnv, RouteDeps } from "./context.ts";
+import type { RouteDeps } from "./context.ts";
+import { accessLog, requestIds } from "./access-log.ts";
 import { dashboardRoutes } from "./dashboard-ui.ts";
+import { docsRoutes } from "./docs.ts";
+import { methodNotAllowed } from "./method-not-allowed.ts";
+import { buildDocument } from "./openapi/document.ts";
+import { newRouter } from "./openapi/define.ts";
 import { createErrorHandler, errorBody } from "./errors.ts";
 import { agentConsumerRoutes } from "./routes/agent-consumers.ts";
 import { breadcrumbRoutes } from "./routes/breadcrumbs.ts";
@@ -56,11 +59,16 @@ export interface AppDeps {
   authFailRateLimit?: RateLimit;
   /** After `crumbs outbox retry` moved parked rows back: the relay's kick. */
   onOutboxRetry?: () => void;
+  /** The access log and unhandled errors, with the request id; default: @crumbs/telemetry's process logger. */
+  logger?: Logger;
+  /** Replaces `logger` for unhandled errors (tests that keep quiet). */
   log?: (msg: string, err?: unknown) => void;
 }
 
 export function createApp(deps: AppDeps) {
-  const log = deps.log ?? ((msg, err) => console.error(`[crumbs-api] ${msg}`, err ?? ""));
+  const logger = deps.logger ?? defaultLogger().child({ name: "api" });
+  const reportError = (msg: string, err: unknown, reqId: string | undefined) =>
+    deps.log ? deps.log(`${msg} (request ${reqId})`, err) : logger.error({ err, req_id: reqId }, msg);
   const metrics = deps.metrics ?? new Metrics();
   const notifier = deps.notifier ?? new ChangeNotifier(deps.nats);
   const principalCache = deps.principalCache ?? new PrincipalCache({ ttlMs: 10_000 });
@@ -86,22 +94,28 @@ export function createApp(deps: AppDeps) {
   };
   const authFailures = authFailureLimiter(deps.authFailRateLimit);
 
-  const app = new Hono<AppEnv>();
-  app.onError(createErrorHandler(log));
+  const app = newRouter();
+  app.onError(createErrorHandler(reportError));
   app.notFound((c) => c.json(errorBody("not_found", `no route for ${c.req.method} ${c.req.path}`), 404));
 
-  app.use("*", async (c, next) => {
-    const started = performance.now();
-    await next();
-    const route = routePath(c, -1);
-    metrics.observeRequest(c.req.method, route === "*" ? "unmatched" : route, c.res.status, (performance.now() - started) / 1000);
-  });
+  app.use("*", requestIds());
+  app.use("*", accessLog(logger, metrics));
+  app.use("*", methodNotAllowed(app as never));
 
+  let document: object | undefined;
   app.route(
     "/",
-    healthRoutes({ database: deps.database, nats: deps.nats, metrics, backlog: deps.backlog, parked: () => countParked(deps.database.db) }),
+    healthRoutes({
+      database: deps.database,
+      nats: deps.nats,
+      metrics,
+      backlog: deps.backlog,
+      parked: () => countParked(deps.database.db),
+      document: () => (document ??= buildDocument(app)),
+    }),
   );
   app.route("/", dashboardRoutes());
+  app.route("/", docsRoutes());
 
   app.use("/v1/*", async (c, next) => {
     const token = bearerToken(c.req.header("authorization"));
@@ -114,7 +128,6 @@ export function createApp(deps: AppDeps) {
     await next();
   });
   app.use("/v1/*", rateLimit({ keys: deps.auth?.rateLimit, admin: deps.auth?.adminRateLimit }));
-  app.use("/v1/*", requireRouteScope());
   app.route("/v1/breadcrumbs", breadcrumbRoutes(routeDeps));
   app.route("/v1/events", eventRoutes(routeDeps));
   app.route("/v1/stats", schemaCountRoutes(routeDeps));

@@ -24,7 +24,7 @@ export function authFailureLimiter(limit: RateLimit | undefined, now: () => numb
     failed(c: Context): void {
       const address = clientAddress(c);
       if (!buckets || address === undefined) return;
-      const wait = buckets.take(address, now());
+      const wait = buckets.take(address, now()).waitMs;
       if (wait > 0) throw new AuthFailuresLimitedError(Math.max(1, Math.ceil(wait / 1000)));
     },
   };

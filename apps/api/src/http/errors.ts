@@ -42,7 +42,7 @@ export function errorBody(code: string, message: string, details?: unknown) {
 }
 
 /** The one error handler: every failure becomes `{error, message, details?}` with the right status. */
-export function createErrorHandler(log: (msg: string, err: unknown) => void) {
+export function createErrorHandler(log: (msg: string, err: unknown, requestId: string | undefined) => void) {
   return (err: Error, c: Context) => {
     // Every error a request can cause, the API's own and the engines', is a CrumbsError.
     if (err instanceof CrumbsError) {
@@ -65,7 +65,7 @@ export function createErrorHandler(log: (msg: string, err: unknown) => void) {
     if (code && (code.startsWith("22") || code.startsWith("54"))) {
       return c.json(errorBody("invalid_request", "the database rejected a value in the request"), 400);
     }
-    log("unhandled error", err);
+    log("unhandled error", err, c.get("requestId") as string | undefined);
     return c.json(errorBody("internal", "internal error"), 500);
   };
 }

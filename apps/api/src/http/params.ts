@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { parseSelectorParam } from "@crumbs/schemas";
+import { issuesFrom, parseSelectorParam } from "@crumbs/schemas";
 import { InvalidRequestError, NotFoundError, PreconditionRequiredError } from "../errors.ts";
 import type { SelectorFilter } from "../store/index.ts";
 
@@ -40,10 +40,17 @@ export function idempotencyParam(
   return { key: key.data, fingerprint };
 }
 
+export const MAX_SELECTOR_PARAM = 16_384;
+
 /** `?selector=<JSON>`: validated and compiled by @crumbs/schemas (422 invalid_selector on anything wrong). */
 export function selectorParam(json: string | undefined): SelectorFilter | undefined {
   // A blank `selector=` means no selector, like an absent one.
   if (json === undefined || json.trim() === "") return undefined;
+  if (json.length > MAX_SELECTOR_PARAM) {
+    throw new InvalidRequestError(`query parameter selector: longer than ${MAX_SELECTOR_PARAM} characters`, {
+      issues: [{ path: ["selector"], code: "too_big", message: `at most ${MAX_SELECTOR_PARAM} characters` }],
+    });
+  }
   const compiled = parseSelectorParam(json);
   return { spec: compiled.selector, matches: (b, budget) => compiled.matches(b, budget) };
 }
@@ -54,7 +61,7 @@ export function parseQuery<T extends z.ZodType>(schema: T, query: Record<string,
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new InvalidRequestError(`query parameter ${String(issue?.path[0] ?? "")}: ${issue?.message ?? "invalid"}`, {
-      issues: parsed.error.issues,
+      issues: issuesFrom(parsed.error.issues),
     });
   }
   return parsed.data;
@@ -71,7 +78,7 @@ export function bodyError(issues: z.core.$ZodIssue[]): InvalidRequestError {
   const first = issues[0];
   const field = first?.path.length ? first.path.map(String).join(".") : undefined;
   const what = field ? `body field ${field}: ${first?.message ?? "invalid"}` : (first?.message ?? "invalid");
-  return new InvalidRequestError(`the body does not match the request schema: ${what}`, { issues });
+  return new InvalidRequestError(`the body does not match the request schema: ${what}`, { issues: issuesFrom(issues) });
 }
 
 export const limitParam = (max: number, dflt: number) => z.coerce.number().int().min(1).max(max).default(dflt);

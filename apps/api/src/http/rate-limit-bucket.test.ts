@@ -4,17 +4,22 @@ import { rateLimitSchema, TokenBuckets } from "./rate-limit-bucket.ts";
 describe("token buckets", () => {
   it("allows the burst, then refills at the rate", () => {
     const b = new TokenBuckets({ perSecond: 2, burst: 3 });
-    expect([0, 0, 0].map(() => b.take("t", 0))).toEqual([0, 0, 0]);
-    expect(b.take("t", 0)).toBeCloseTo(500);
-    expect(b.take("t", 499)).toBeGreaterThan(0);
-    expect(b.take("t", 1_000)).toBe(0);
+    expect([0, 0, 0].map(() => b.take("t", 0))).toEqual([
+      { waitMs: 0, remaining: 2, resetMs: 500 },
+      { waitMs: 0, remaining: 1, resetMs: 1_000 },
+      { waitMs: 0, remaining: 0, resetMs: 1_500 },
+    ]);
+    expect(b.take("t", 0)).toEqual({ waitMs: 500, remaining: 0, resetMs: 1_500 });
+    expect(b.take("t", 499).waitMs).toBeGreaterThan(0);
+    // 1 s after the empty bucket: two tokens came back, this request took one.
+    expect(b.take("t", 1_000)).toEqual({ waitMs: 0, remaining: 1, resetMs: 1_000 });
   });
 
   it("keeps tokens apart", () => {
     const b = new TokenBuckets({ perSecond: 1, burst: 1 });
-    expect(b.take("a", 0)).toBe(0);
-    expect(b.take("a", 0)).toBeGreaterThan(0);
-    expect(b.take("b", 0)).toBe(0);
+    expect(b.take("a", 0).waitMs).toBe(0);
+    expect(b.take("a", 0).waitMs).toBeGreaterThan(0);
+    expect(b.take("b", 0).waitMs).toBe(0);
   });
 
   it("parses CRUMBS_RATE_LIMIT", () => {

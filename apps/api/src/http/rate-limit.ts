@@ -5,9 +5,9 @@ import type { AppEnv } from "./context.ts";
 import { TokenBuckets, type RateLimit } from "./rate-limit-bucket.ts";
 
 export class RateLimitedError extends CrumbsError {
-  constructor(retryAfterSeconds: number) {
+  constructor(retryAfterSeconds: number, headers: Record<string, string>) {
     super("rate_limited", `too many requests for this token; retry in ${retryAfterSeconds} s`, 429, undefined, {
-      headers: { "Retry-After": String(retryAfterSeconds) },
+      headers: { ...headers, "Retry-After": String(retryAfterSeconds) },
     });
   }
 }
@@ -17,6 +17,11 @@ export class RateLimitedError extends CrumbsError {
  * The buckets live in this process: with N replicas behind a load balancer a
  * token gets up to N times the limit; set the limit to the total divided by N.
  * `admin` applies to CRUMBS_TOKEN (actor `admin`), `keys` to every API key.
+ *
+ * Every answer says where the token stands, in the header fields of
+ * draft-ietf-httpapi-ratelimit-headers-07 (the last draft with separate fields):
+ * RateLimit-Limit (the burst), RateLimit-Remaining, RateLimit-Reset (seconds
+ * until the bucket is full again).
  */
 export function rateLimit(
   limits: { keys?: RateLimit; admin?: RateLimit },
@@ -27,8 +32,14 @@ export function rateLimit(
   return async (c, next) => {
     const buckets = c.get("principal").actor === "admin" ? admin : keys;
     if (buckets) {
-      const wait = buckets.take(hashToken(bearerToken(c.req.header("authorization")) ?? ""), now());
-      if (wait > 0) throw new RateLimitedError(Math.max(1, Math.ceil(wait / 1000)));
+      const t = buckets.take(hashToken(bearerToken(c.req.header("authorization")) ?? ""), now());
+      const headers = {
+        "RateLimit-Limit": String(buckets.limit.burst),
+        "RateLimit-Remaining": String(t.remaining),
+        "RateLimit-Reset": String(Math.ceil(t.resetMs / 1000)),
+      };
+      if (t.waitMs > 0) throw new RateLimitedError(Math.max(1, Math.ceil(t.waitMs / 1000)), headers);
+      for (const [k, v] of Object.entries(headers)) c.header(k, v);
     }
     await next();
   };

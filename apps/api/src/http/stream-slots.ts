@@ -2,7 +2,7 @@ import { CrumbsError } from "../errors.ts";
 
 export class TooManyStreamsError extends CrumbsError {
   constructor(max: number) {
-    super("rate_limited", `this token already has ${max} open event streams; close one first`, 429, { max_streams: max }, {
+    super("rate_limited", `this token already has ${max} open event streams; close one first`, 429, { limit: { name: "open event streams", max, unit: "streams" } }, {
       headers: { "Retry-After": "5" },
     });
   }

@@ -1,4 +1,4 @@
 export { parseDuration } from "./duration.ts";
 export { apiKeyViewSchema, createKeyBodySchema, listKeysQuerySchema, ownerSchema, type ApiKeyView, type CreateKeyBody } from "./schemas.ts";
 export { PrincipalCache } from "./principal-cache.ts";
-export { createApiKey, KEYS_CHANNEL, listApiKeys, newApiToken, revokeApiKey } from "./store.ts";
+export { createApiKey, getApiKey, KEYS_CHANNEL, listApiKeys, newApiToken, revokeApiKey } from "./store.ts";

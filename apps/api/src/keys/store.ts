@@ -51,6 +51,14 @@ export async function listApiKeys(db: Db, owner: string | undefined): Promise<Ap
   return rows.map(view);
 }
 
+/** One key by id; `owner` undefined finds any owner's (the `default` admin only). */
+export async function getApiKey(db: Db, id: string, owner: string | undefined): Promise<ApiKeyView | undefined> {
+  const where: SQL[] = [eq(apiKeys.id, id)];
+  if (owner !== undefined) where.push(eq(apiKeys.owner, owner));
+  const [row] = await db.select().from(apiKeys).where(and(...where));
+  return row ? view(row) : undefined;
+}
+
 /**
  * Every API process LISTENs here and drops its cached principals (keys/principal-cache.ts), so
  * a revoked key stops working at once in every replica, not after the cache TTL.

@@ -9,12 +9,10 @@ const usage = `usage: crumbs get ID [--view llm]
 Print one breadcrumb as JSON. --view llm prints its llm_hints view instead.`;
 
 export const getCommand: Command = {
-  name: "get",
-  summary: "print a breadcrumb as JSON (--view llm for its llm view)",
   usage,
   async run(args, ctx) {
     const { values, positionals } = parseCommandArgs(args, { view: { type: "string" } }, usage, { min: 1, max: 1 });
-    if (values.view !== undefined && values.view !== "llm") throw new UsageError(`--view accepts only "llm"\n\n${usage}`);
+    if (values.view !== undefined && values.view !== "llm") throw new UsageError(`--view accepts only "llm"`, usage);
     const http = createHttpClient(await loadClientConfig(ctx.env, ctx.cwd), ctx.fetch);
     const id = positionals[0] ?? "";
     const res = await http.json("GET", `/v1/breadcrumbs/${encodeURIComponent(id)}`, { query: { view: values.view } });

@@ -22,8 +22,6 @@ const historyItemSchema = z.looseObject({
 const pageSchema = z.object({ items: z.array(historyItemSchema), next_cursor: z.string().nullish() });
 
 export const historyCommand: Command = {
-  name: "history",
-  summary: "every version of a breadcrumb, oldest first",
   usage,
   async run(args, ctx) {
     const { values, positionals } = parseCommandArgs(args, { json: { type: "boolean" } }, usage, { min: 1, max: 1 });

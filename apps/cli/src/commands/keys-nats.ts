@@ -6,6 +6,7 @@ import { parseCommandArgs } from "../args.ts";
 import type { CliContext } from "../context.ts";
 import { CliError, UsageError } from "../errors.ts";
 import type { HttpClient } from "../http-client.ts";
+import { natsKeyFiles } from "../nats-key-files.ts";
 
 /**
  * `keys nats-init --out DIR`: a fresh operator + account for a locked NATS.
@@ -15,18 +16,12 @@ import type { HttpClient } from "../http-client.ts";
  */
 export const natsInit = (usage: string) => async (args: string[], ctx: CliContext) => {
   const { values } = parseCommandArgs(args, { out: { type: "string" } }, usage);
-  if (!values.out) throw new UsageError(`--out DIR is required\n\n${usage}`);
+  if (!values.out) throw new UsageError(`--out DIR is required`, usage);
   const dir = resolve(ctx.cwd, values.out);
   await writeNatsKeys(dir);
   ctx.err(`wrote ${dir}/auth.conf, account.seed (CRUMBS_NATS_ACCOUNT_SEED of the API), runner.creds (NATS_CREDS of the runner)`);
 };
 
-/** The files of a locked NATS in one folder (what `nats-init` and `crumbs start` write). */
-export const natsKeyFiles = (dir: string) => ({
-  authConf: join(dir, "auth.conf"),
-  accountSeed: join(dir, "account.seed"),
-  runnerCreds: join(dir, "runner.creds"),
-});
 
 /** Writes a fresh operator + account into `dir`; refuses to overwrite any file. */
 export async function writeNatsKeys(dir: string): Promise<void> {
@@ -71,11 +66,11 @@ export async function natsCreds(args: string[], ctx: CliContext, usage: string, 
     usage,
   );
   if (values.kind !== undefined && values.kind !== "agent" && values.kind !== "extension") {
-    throw new UsageError(`--kind must be agent or extension\n\n${usage}`);
+    throw new UsageError(`--kind must be agent or extension`, usage);
   }
   // Extension credentials are bound to one extension's durable consumer, so the API needs its id.
   if (values.kind === "extension" && !values["extension-id"]) {
-    throw new UsageError(`--kind extension needs --extension-id ID\n\n${usage}`);
+    throw new UsageError(`--kind extension needs --extension-id ID`, usage);
   }
   const res = await http.json("POST", "/v1/nats/credentials", {
     body: {

@@ -49,7 +49,7 @@ async function create(args: string[], ctx: CliContext) {
     { owner: { type: "string" }, scopes: { type: "string" }, expires: { type: "string" }, name: { type: "string" }, json: { type: "boolean" } },
     usage,
   );
-  if (!values.owner || !values.scopes) throw new UsageError(`--owner and --scopes are required\n\n${usage}`);
+  if (!values.owner || !values.scopes) throw new UsageError(`--owner and --scopes are required`, usage);
   const scopes = values.scopes.split(",").map((s) => s.trim()).filter(Boolean);
   const http = await client(ctx);
   const res = await http.json("POST", "/v1/keys", {
@@ -69,6 +69,7 @@ async function list(args: string[], ctx: CliContext) {
   const keys = items.data.items.map(parseKey);
   if (values.json) return printJson(ctx, keys);
   for (const k of keys) ctx.out(line(k));
+  if (!keys.length) ctx.err(`no keys${values.owner ? ` of owner ${values.owner}` : ""}: \`crumbs keys create\` makes one`);
 }
 
 async function revoke(args: string[], ctx: CliContext) {
@@ -87,8 +88,6 @@ const subcommands: Record<string, (args: string[], ctx: CliContext) => Promise<v
 };
 
 export const keysCommand: Command = {
-  name: "keys",
-  summary: "API keys: create (token shown once), list, revoke; NATS credentials",
   usage,
   run: (args, ctx) => runSubcommand(subcommands, args, ctx, usage),
 };

@@ -8,16 +8,22 @@ Apply the SQL migrations in apps/api/migrations/ to DATABASE_URL (or the PGlite 
 Idempotent, and safe while other replicas migrate too (a Postgres advisory lock serialises them).`;
 
 export const migrateCommand: Command = {
-  name: "migrate",
-  summary: "apply database migrations (idempotent)",
   usage,
   async run(args, ctx) {
     parseCommandArgs(args, {}, usage);
-    const { loadApiConfig, openDatabase, migrate } = await import("@crumbs/api");
+    const [{ loadApiConfig, openDatabase, migrate, databaseStartupError }, { defaultLogger, logFn }] = await Promise.all([
+      import("@crumbs/api"),
+      import("@crumbs/telemetry"),
+    ]);
     const target = databaseTarget(loadApiConfig(ctx.env));
-    const database = await openDatabase(target);
+    const databaseUrl = "databaseUrl" in target ? target.databaseUrl : undefined;
+    const database = await openDatabase({ ...target, log: logFn(defaultLogger()) }).catch((err: unknown) => {
+      throw databaseStartupError(databaseUrl, err);
+    });
     try {
-      await migrate(database);
+      await migrate(database).catch((err: unknown) => {
+        throw databaseStartupError(databaseUrl, err);
+      });
     } finally {
       await database.close();
     }

@@ -33,7 +33,7 @@ async function list(args: string[], ctx: CliContext) {
   const { values } = parseCommandArgs(args, { limit: { type: "string" }, json: { type: "boolean" } }, usage);
   const limit = values.limit === undefined ? undefined : Number(values.limit);
   if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 1_000)) {
-    throw new UsageError(`--limit must be an integer from 1 to 1000\n\n${usage}`);
+    throw new UsageError(`--limit must be an integer from 1 to 1000`, usage);
   }
   const http = await client(ctx);
   const rows: z.infer<typeof parkedSchema>[] = [];
@@ -54,9 +54,9 @@ async function list(args: string[], ctx: CliContext) {
 async function retry(args: string[], ctx: CliContext) {
   const { values, positionals } = parseCommandArgs(args, { all: { type: "boolean" } }, usage, { min: 0, max: 1 });
   const seqText = positionals[0];
-  if (Boolean(values.all) === (seqText !== undefined)) throw new UsageError(`give one seq or --all\n\n${usage}`);
+  if (Boolean(values.all) === (seqText !== undefined)) throw new UsageError(`give one seq or --all`, usage);
   const seq = Number(seqText);
-  if (seqText !== undefined && !(Number.isSafeInteger(seq) && seq >= 1)) throw new UsageError(`seq must be a positive integer\n\n${usage}`);
+  if (seqText !== undefined && !(Number.isSafeInteger(seq) && seq >= 1)) throw new UsageError(`seq must be a positive integer`, usage);
   const res = await (await client(ctx)).json("POST", "/v1/outbox/retry", { body: values.all ? { all: true } : { seq } });
   const body = z.object({ retried: z.array(z.number()) }).safeParse(res.body);
   if (!body.success) throw new CliError("invalid_response", "unexpected retry answer");
@@ -67,8 +67,6 @@ async function retry(args: string[], ctx: CliContext) {
 const subcommands: Record<string, (args: string[], ctx: CliContext) => Promise<void>> = { list, retry };
 
 export const outboxCommand: Command = {
-  name: "outbox",
-  summary: "The relay's parked (dead-letter) events: list, retry",
   usage,
   run: (args, ctx) => runSubcommand(subcommands, args, ctx, usage),
 };

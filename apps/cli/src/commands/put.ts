@@ -14,8 +14,6 @@ So "crumbs get ID > f.json", edit f.json, "crumbs put f.json" is an optimistic u
 version fails with version_mismatch instead of overwriting someone else's change.`;
 
 export const putCommand: Command = {
-  name: "put",
-  summary: "create (no id) or update (id + version) a breadcrumb from a JSON file",
   usage,
   async run(args, ctx) {
     const { values, positionals } = parseCommandArgs(

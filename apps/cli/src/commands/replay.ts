@@ -32,8 +32,6 @@ const pageSchema = z.object({
 });
 
 export const replayCommand: Command = {
-  name: "replay",
-  summary: "past events in order; --publish re-publishes them to NATS",
   usage,
   async run(args, ctx) {
     const { values } = parseCommandArgs(
@@ -49,7 +47,7 @@ export const replayCommand: Command = {
       usage,
     );
     if (values.since !== undefined && values.after !== undefined) {
-      throw new UsageError(`use --since or --after, not both\n\n${usage}`);
+      throw new UsageError(`use --since or --after, not both`, usage);
     }
     const query = {
       selector: parseSelectorArg(values.selector),

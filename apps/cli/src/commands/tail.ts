@@ -20,10 +20,7 @@ A dropped connection is resumed after the last seq seen (Last-Event-ID), so once
 event nothing written while it was disconnected is lost.`;
 
 export const tailCommand: Command = {
-  name: "tail",
-  summary: "live events, one line each",
   usage,
-  longRunning: true,
   async run(args, ctx) {
     const { values } = parseCommandArgs(
       args,

@@ -16,15 +16,16 @@ describe("routeModel", () => {
       baseUrl: "http://local/v1",
     });
   });
-  it("says which variable is missing when no model is configured", () => {
-    expect(routeModel("gpt-4o-mini", {})).toMatchObject({
-      ok: false,
-      reason: expect.stringMatching(/OPENAI_BASE_URL/),
-    });
-    expect(routeModel("openrouter/x", { openaiBaseUrl: "http://l" })).toMatchObject({
-      ok: false,
-      reason: expect.stringMatching(/OPENROUTER_API_KEY/),
-    });
+  it("says which variable to set, and where, when no model is configured", () => {
+    const openai = routeModel("gpt-4o-mini", {});
+    expect(openai.ok).toBe(false);
+    if (!openai.ok) {
+      expect(openai.reason).toContain("gpt-4o-mini needs OPENAI_API_KEY (for api.openai.com) or OPENAI_BASE_URL (for a local");
+      expect(openai.reason).toContain("in .env where `npm start` runs");
+    }
+    const openrouter = routeModel("openrouter/x", { openaiBaseUrl: "http://l" });
+    expect(openrouter.ok).toBe(false);
+    if (!openrouter.ok) expect(openrouter.reason).toMatch(/openrouter\/x needs OPENROUTER_API_KEY\. Set OPENROUTER_API_KEY \(in \.env/);
   });
 });
 

@@ -19,12 +19,20 @@ export type ModelRoute =
 export const OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1";
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 
+/** Where the variables go; the answer a user reads in the chat says it, not only the runner's log. */
+const WHERE = "in .env where `npm start` runs, or in the runner's environment, then restart";
+
 export function routeModel(model: string, endpoints: ModelEndpoints): ModelRoute {
   if (!model.trim()) return { ok: false, reason: "the agent definition names no model" };
   if (model.startsWith("openrouter/")) {
     const name = model.slice("openrouter/".length);
     if (!endpoints.openrouterApiKey && !endpoints.openrouterBaseUrl) {
-      return { ok: false, reason: `no model is configured: ${model} needs OPENROUTER_API_KEY` };
+      return {
+        ok: false,
+        reason:
+          `no model is configured: this agent's model ${model} needs OPENROUTER_API_KEY. ` +
+          `Set OPENROUTER_API_KEY (${WHERE}), or change the agent's model`,
+      };
     }
     return {
       ok: true,
@@ -36,7 +44,12 @@ export function routeModel(model: string, endpoints: ModelEndpoints): ModelRoute
   }
   // A base URL alone is enough: local OpenAI-compatible servers often need no key.
   if (!endpoints.openaiBaseUrl && !endpoints.openaiApiKey) {
-    return { ok: false, reason: `no model is configured: ${model} needs OPENAI_BASE_URL or OPENAI_API_KEY` };
+    return {
+      ok: false,
+      reason:
+        `no model is configured: this agent's model ${model} needs OPENAI_API_KEY (for api.openai.com) or ` +
+        `OPENAI_BASE_URL (for a local OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 for Ollama). Set one (${WHERE})`,
+    };
   }
   return {
     ok: true,

@@ -41,7 +41,9 @@ describe("validateContext", () => {
       expect(e).toBeInstanceOf(SchemaValidationError);
       expect((e as SchemaValidationError).status).toBe(422);
       expect((e as SchemaValidationError).code).toBe("schema_validation_failed");
-      expect((e as SchemaValidationError).details).toEqual(expect.arrayContaining([expect.objectContaining({ path: ["url"] })]));
+      expect((e as SchemaValidationError).details).toEqual({
+        issues: expect.arrayContaining([expect.objectContaining({ path: ["context", "url"], code: "invalid_type" })]),
+      });
     }
     expect(() => validateContext("chat.message.v1", { role: "assistant", content: "x", session_id: "s" })).toThrow(SchemaValidationError);
     expect(() => validateContext("agent.response.v1", { agent_id: "a", content: "x", session_id: "s", in_reply_to: { id: "nope", version: 1 } })).toThrow(

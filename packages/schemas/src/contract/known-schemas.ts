@@ -3,7 +3,7 @@ import type { ZodMiniType } from "zod/mini";
 import { actionResultContextSchema } from "./action-result-schema.ts";
 import { agentDefContextSchema, agentResponseContextSchema, chatMessageContextSchema, schemaDefContextSchema } from "./agent-schemas.ts";
 import { browserActionContextSchema } from "./browser-action-schema.ts";
-import { SchemaValidationError } from "./errors.ts";
+import { issuesFrom, pathOf, SchemaValidationError } from "./errors.ts";
 import { findProtoKey, isPlainObject } from "../json-values.ts";
 import { validateLlmHints } from "../llm-view/llm-hints-validate.ts";
 import { pageContextSchema } from "./page-context-schema.ts";
@@ -29,13 +29,17 @@ export function isKnownSchema(schemaName: string): boolean {
  * Validates a context on write. A known schema is parsed with its zod schema (extra fields kept);
  * an unknown one only has to be a JSON object. Hints written inside the context (`context.llm_hints`,
  * as the reference page context does) are validated too, since they shape every view of the breadcrumb.
- * Throws SchemaValidationError (details: the zod issues) or InvalidLlmHintsError.
+ * Throws SchemaValidationError (details.issues, paths from the body: `context.…`) or InvalidLlmHintsError.
  */
 export function validateContext(schemaName: string, context: unknown): Record<string, unknown> {
-  if (!isPlainObject(context)) throw new SchemaValidationError("context must be a JSON object", [{ path: [], message: "expected an object" }]);
+  if (!isPlainObject(context)) throw new SchemaValidationError("context must be a JSON object", {
+      issues: [{ path: ["context"], code: "invalid_type", message: "expected an object" }],
+    });
   const proto = findProtoKey(context);
   if (proto !== undefined) {
-    throw new SchemaValidationError(`context.${proto}: a key named __proto__ is not allowed`, [{ path: proto.split("."), message: "__proto__ key" }]);
+    throw new SchemaValidationError(`context.${proto}: a key named __proto__ is not allowed`, {
+      issues: [{ path: ["context", ...pathOf(proto)], code: "proto_key", message: "a key named __proto__ is not allowed" }],
+    });
   }
   let parsed: Record<string, unknown> = context;
   const schema = isKnownSchema(schemaName) ? knownContextSchemas[schemaName] : undefined;
@@ -44,7 +48,7 @@ export function validateContext(schemaName: string, context: unknown): Record<st
     if (!result.success) {
       const first = result.error.issues[0];
       const at = first?.path.length ? ` at context.${first.path.join(".")}` : "";
-      throw new SchemaValidationError(`context does not match ${schemaName}${at}: ${first?.message ?? "invalid"}`, result.error.issues);
+      throw new SchemaValidationError(`context does not match ${schemaName}${at}: ${first?.message ?? "invalid"}`, { issues: issuesFrom(result.error.issues, ["context"]) });
     }
     parsed = result.data as Record<string, unknown>;
   }

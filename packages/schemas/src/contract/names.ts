@@ -4,7 +4,10 @@ import { z } from "zod";
 // whitespace characters where a token must stay one token.
 export const SCHEMA_NAME_PATTERN = /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.v[0-9]+$/;
 export const OWNER_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-const TAG_PATTERN = /^[^\s\p{Cc}]+$/u;
+// No whitespace, no control character (\p{Cc} is exactly U+0000-U+001F and U+007F-U+009F), written
+// without the `u` flag so the JSON Schema in the OpenAPI document carries the same pattern.
+// eslint-disable-next-line no-control-regex -- the control characters are what it refuses
+const TAG_PATTERN = /^[^\s\x00-\x1f\x7f-\x9f]+$/;
 
 export const schemaNameSchema = z
   .string()

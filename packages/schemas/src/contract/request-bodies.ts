@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { createBreadcrumbBodySchema, patchBreadcrumbBodySchema, type CreateBreadcrumbBody, type PatchBreadcrumbBody } from "./breadcrumb.ts";
-import { InvalidRequestError } from "./errors.ts";
+import { InvalidRequestError, issuesFrom } from "./errors.ts";
 import { isPlainObject } from "../json-values.ts";
 import { validateContext } from "./known-schemas.ts";
 import { validateLlmHints } from "../llm-view/llm-hints-validate.ts";
@@ -14,7 +14,7 @@ function checkEnvelope<T>(schema: z.ZodType<T>, body: unknown): T {
   if (!result.success) {
     const first = result.error.issues[0];
     const at = first?.path.length ? `${first.path.join(".")}: ` : "";
-    throw new InvalidRequestError(`invalid body: ${at}${first?.message ?? "invalid"}`, result.error.issues);
+    throw new InvalidRequestError(`invalid body: ${at}${first?.message ?? "invalid"}`, { issues: issuesFrom(result.error.issues) });
   }
   return result.data;
 }

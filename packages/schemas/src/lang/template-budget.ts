@@ -35,8 +35,7 @@ export function chargeText(length: number): void {
   if (!active) return;
   if (length > MAX_TEMPLATE_OUTPUT) {
     throw new BudgetExceededError(`template output is longer than ${MAX_TEMPLATE_OUTPUT} characters`, "units", active.budget, {
-      limit: "template_output",
-      max: MAX_TEMPLATE_OUTPUT,
+      limit: { name: "template output", max: MAX_TEMPLATE_OUTPUT, unit: "characters" },
     });
   }
   active.budget.spend(1 + (length >> 3));
@@ -46,8 +45,7 @@ export function chargeIteration(): void {
   if (!active) return;
   if (++active.iterations > MAX_TEMPLATE_ITERATIONS) {
     throw new BudgetExceededError(`template runs more than ${MAX_TEMPLATE_ITERATIONS} #each iterations`, "units", active.budget, {
-      limit: "template_iterations",
-      max: MAX_TEMPLATE_ITERATIONS,
+      limit: { name: "template #each iterations", max: MAX_TEMPLATE_ITERATIONS, unit: "iterations" },
     });
   }
   // An iteration costs Handlebars a frame and a few calls: a few µs, some 25 node visits.

@@ -1,4 +1,4 @@
-import { InvalidLlmHintsError } from "../contract/errors.ts";
+import { InvalidLlmHintsError, issuesFrom, pathOf } from "../contract/errors.ts";
 import { HintCompileError } from "../lang/hint-compile-error.ts";
 import { findProtoKey } from "../json-values.ts";
 import { llmHintsSchema, type LlmHints } from "./llm-hints-schema.ts";
@@ -13,19 +13,24 @@ export const MAX_TRANSFORMS = 64;
  */
 export function validateLlmHints(hints: unknown, where = "llm_hints"): LlmHints {
   const proto = findProtoKey(hints);
-  if (proto !== undefined) throw new InvalidLlmHintsError(`${where}.${proto}: a key named __proto__ is not allowed`, { where, path: proto });
+  const at = pathOf(where);
+  if (proto !== undefined) {
+    throw new InvalidLlmHintsError(`${where}.${proto}: a key named __proto__ is not allowed`, {
+      issues: [{ path: [...at, ...pathOf(proto)], code: "proto_key", message: "a key named __proto__ is not allowed" }],
+    });
+  }
   const parsed = llmHintsSchema.safeParse(hints);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    const at = first?.path.length ? `.${first.path.join(".")}` : "";
-    throw new InvalidLlmHintsError(`${where}${at}: ${first?.message ?? "invalid"}`, { where, issues: parsed.error.issues });
+    const place = first?.path.length ? `.${first.path.join(".")}` : "";
+    throw new InvalidLlmHintsError(`${where}${place}: ${first?.message ?? "invalid"}`, { issues: issuesFrom(parsed.error.issues, at) });
   }
   const transforms = Object.entries(parsed.data.transform ?? {});
   if (transforms.length > MAX_TRANSFORMS) {
-    throw new InvalidLlmHintsError(`${where}.transform: at most ${MAX_TRANSFORMS} transforms (got ${transforms.length})`, {
-      where,
-      limit: "transforms",
-      max: MAX_TRANSFORMS,
+    const message = `at most ${MAX_TRANSFORMS} transforms (got ${transforms.length})`;
+    throw new InvalidLlmHintsError(`${where}.transform: ${message}`, {
+      issues: [{ path: [...at, "transform"], code: "too_big", message }],
+      limit: { name: "transforms", max: MAX_TRANSFORMS, unit: "transforms" },
     });
   }
   for (const [key, rule] of transforms) {
@@ -34,7 +39,9 @@ export function validateLlmHints(hints: unknown, where = "llm_hints"): LlmHints 
       compileRule(rule);
     } catch (e) {
       const reason = e instanceof HintCompileError || e instanceof Error ? e.message : String(e);
-      throw new InvalidLlmHintsError(`${where}.transform.${key}: ${reason}`, { where, transform: key, type: rule.type, reason });
+      throw new InvalidLlmHintsError(`${where}.transform.${key}: ${reason}`, {
+        issues: [{ path: [...at, "transform", key], code: "invalid_rule", message: `${rule.type}: ${reason}` }],
+      });
     }
   }
   return parsed.data;

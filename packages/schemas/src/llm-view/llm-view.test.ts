@@ -238,7 +238,7 @@ describe("fails closed", () => {
       expect(e).toBeInstanceOf(LlmViewError);
       expect((e as LlmViewError).code).toBe("invalid_llm_hints");
       expect((e as LlmViewError).status).toBe(422);
-      expect((e as LlmViewError).details).toMatchObject({ transform: "t" });
+      expect((e as LlmViewError).details).toEqual({ issues: [expect.objectContaining({ path: ["transform", "t"], code: "transform_failed" })] });
     }
   });
   it("a deeply nested context is a typed error, not a crash", () => {
@@ -265,7 +265,9 @@ describe("validateLlmHints", () => {
       validateLlmHints({ transform: { ok: { type: "literal", literal: 1 }, broken: { type: "extract", value: "$[?(this.x)]" } } });
       expect.unreachable();
     } catch (e) {
-      expect((e as InvalidLlmHintsError).details).toMatchObject({ transform: "broken", type: "extract" });
+      expect((e as InvalidLlmHintsError).details).toEqual({
+        issues: [{ path: ["llm_hints", "transform", "broken"], code: "invalid_rule", message: expect.stringMatching(/^extract: /) }],
+      });
     }
   });
   it.each([

@@ -1,7 +1,7 @@
 import type { Breadcrumb } from "../contract/breadcrumb.ts";
 import { BudgetExceededError, createWorkBudget, type WorkBudget } from "../budget.ts";
 import { builtinHintsFor } from "./default-hints.ts";
-import { CrumbsError, InvalidLlmHintsError, LlmViewError } from "../contract/errors.ts";
+import { CrumbsError, InvalidLlmHintsError, issuesFrom, LlmViewError } from "../contract/errors.ts";
 import { isPlainObject, setOwn } from "../json-values.ts";
 import { mergeHints } from "./llm-hints-merge.ts";
 import { llmHintsSchema, type LlmHints } from "./llm-hints-schema.ts";
@@ -50,7 +50,7 @@ export function hintsForBreadcrumb(b: Pick<LlmViewInput, "schema_name" | "contex
   if (raw !== undefined && raw !== null) {
     const parsed = llmHintsSchema.safeParse(raw);
     if (!parsed.success) {
-      throw new InvalidLlmHintsError("context.llm_hints is invalid", { where: "context.llm_hints", issues: parsed.error.issues });
+      throw new InvalidLlmHintsError("context.llm_hints is invalid", { issues: issuesFrom(parsed.error.issues, ["context", "llm_hints"]) });
     }
     contextHints = parsed.data;
   }
@@ -121,7 +121,9 @@ function viewOf(b: LlmViewInput, schemaDefHints: LlmHints | undefined, caller: W
       }
       if (e instanceof BudgetExceededError) throw e;
       const reason = e instanceof RangeError ? "the data is nested too deeply" : e instanceof Error ? e.message : String(e);
-      throw new LlmViewError(`transform ${key} failed: ${reason}`, { transform: key, reason });
+      throw new LlmViewError(`transform ${key} failed: ${reason}`, {
+        issues: [{ path: ["transform", key], code: "transform_failed", message: reason }],
+      });
     }
   }
 

@@ -169,7 +169,9 @@ describe("invalid selectors are rejected, never silently true", () => {
       expect(e).toBeInstanceOf(InvalidSelectorError);
       expect((e as InvalidSelectorError).status).toBe(422);
       expect((e as InvalidSelectorError).code).toBe("invalid_selector");
-      expect((e as InvalidSelectorError).details).toMatchObject({ clause: "context_match[1]", op: "in" });
+      expect((e as InvalidSelectorError).details).toEqual({
+        issues: [{ path: ["context_match", 1], code: "invalid_condition", message: expect.stringMatching(/in/) }],
+      });
     }
   });
 

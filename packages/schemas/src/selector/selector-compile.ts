@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { evaluationBudget, type WorkBudget } from "../budget.ts";
-import { InvalidSelectorError } from "../contract/errors.ts";
+import { InvalidSelectorError, issuesFrom } from "../contract/errors.ts";
 import { evaluateJsonPath, JsonPathSyntaxError, parseJsonPath, type CompiledPath } from "../json-path/json-path.ts";
 import { deepEqual, jsonDepthExceeds } from "../json-values.ts";
 import { compileSafeRegex, regexCost } from "./regex.ts";
@@ -81,7 +81,9 @@ function compare(a: unknown, b: number | string): number | undefined {
 function compileCondition(cond: ContextMatch, index: number): { path: CompiledPath; test: Test } {
   const where = `context_match[${index}]`;
   const bad = (message: string): never => {
-    throw new InvalidSelectorError(`${where}: ${message}`, { clause: where, path: cond.path, op: cond.op });
+    throw new InvalidSelectorError(`${where}: ${message}`, {
+      issues: [{ path: ["context_match", index], code: "invalid_condition", message }],
+    });
   };
   let path: CompiledPath;
   try {
@@ -221,7 +223,7 @@ export function compileSelector(selector: unknown): CompiledSelector {
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     const where = first?.path.length ? `${first.path.join(".")}: ` : "";
-    throw new InvalidSelectorError(`invalid selector: ${where}${first?.message ?? "bad shape"}`, parsed.error.issues);
+    throw new InvalidSelectorError(`invalid selector: ${where}${first?.message ?? "bad shape"}`, { issues: issuesFrom(parsed.error.issues) });
   }
   return new Compiled(parsed.data);
 }
@@ -233,7 +235,8 @@ export function parseSelectorParam(json: string | undefined): CompiledSelector {
   try {
     value = JSON.parse(json);
   } catch (e) {
-    throw new InvalidSelectorError(`selector is not valid JSON: ${(e as Error).message}`);
+    const message = (e as Error).message;
+    throw new InvalidSelectorError(`selector is not valid JSON: ${message}`, { issues: [{ path: [], code: "invalid_json", message }] });
   }
   return compileSelector(value);
 }

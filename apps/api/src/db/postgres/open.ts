@@ -4,6 +4,7 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import { schema } from "../schema.ts";
 import type { Database, Db } from "../database.ts";
+import { defaultLogger, logFn } from "@crumbs/telemetry";
 import { PostgresSupervisor, type SupervisorOptions } from "./supervisor.ts";
 
 /** Arbitrary constant: every crumbs process migrating the same database takes this lock. */
@@ -13,7 +14,7 @@ export interface OpenPostgresOptions extends Partial<Omit<SupervisorOptions, "da
   databaseUrl: string;
 }
 
-const defaultLog = (msg: string, err?: unknown) => console.error(`[crumbs-api] ${msg}`, err ?? "");
+const defaultLog = (msg: string, err?: unknown) => logFn(defaultLogger().child({ name: "api" }))(msg, err);
 
 export function openPostgres(opts: OpenPostgresOptions): Database {
   const supervisor = new PostgresSupervisor({

@@ -1,8 +1,9 @@
-import { Hono } from "hono";
+import { z } from "@hono/zod-openapi";
 import { agentConsumerPrefix, STREAM_NAME } from "@crumbs/schemas";
 import { InvalidRequestError, UnavailableError } from "../../errors.ts";
 import type { NatsLink } from "../../nats/connect.ts";
-import type { AppEnv } from "../context.ts";
+import { errors, json } from "../openapi/components.ts";
+import { apiRoute, defineRoute, newRouter } from "../openapi/define.ts";
 
 const AGENT_ID = /^[A-Za-z0-9_-]{1,200}$/;
 
@@ -19,6 +20,29 @@ export interface ConsumerState {
   last_active: string | null;
 }
 
+const ConsumerStateDoc = z
+  .object({
+    name: z.string(),
+    filter_subject: z.string().nullable(),
+    num_pending: z.number().int().openapi({ description: "Messages on the stream not delivered yet" }),
+    num_ack_pending: z.number().int().openapi({ description: "Delivered, not acked yet" }),
+    num_redelivered: z.number().int(),
+    last_delivered_stream_seq: z.number().int().nullable(),
+    last_active: z.string().nullable(),
+  })
+  .openapi("AgentConsumer");
+
+const route = apiRoute({
+  method: "get",
+  path: "/{id}/consumers",
+  operationId: "listAgentConsumers",
+  tags: ["agents"],
+  summary: "The JetStream consumers the runner keeps for an agent",
+  scope: "read",
+  request: { params: z.object({ id: z.string().openapi({ description: "The agent_id of an agent.def.v1" }) }) },
+  responses: { 200: json(z.object({ items: z.array(ConsumerStateDoc) }), "Usually one; two briefly while a selector change moves it"), ...errors(400, 503) },
+});
+
 /** nats.js types `last_active` as nanos, but nats-server sends an RFC 3339 time. */
 function isoOrNull(v: unknown): string | null {
   return typeof v === "string" ? v : null;
@@ -30,10 +54,10 @@ function isoOrNull(v: unknown): string | null {
  * scope: the names are derived from the owner, so another owner's agents are not reachable.
  */
 export function agentConsumerRoutes(deps: { nats?: NatsLink }) {
-  const app = new Hono<AppEnv>();
-  app.get("/:id/consumers", async (c) => {
+  const app = newRouter();
+  defineRoute(app, route, async (c, { params }) => {
     const { owner } = c.get("principal");
-    const id = c.req.param("id");
+    const id = params.id;
     if (!AGENT_ID.test(id)) throw new InvalidRequestError("agent id must be 1-200 of A-Z a-z 0-9 _ -");
     const nats = deps.nats;
     if (!nats || !nats.connected()) throw new UnavailableError("NATS is not connected");

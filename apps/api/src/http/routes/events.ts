@@ -1,47 +1,93 @@
-import { Hono } from "hono";
+import { z } from "@hono/zod-openapi";
 import { streamSSE } from "hono/streaming";
-import { z } from "zod";
 import { listEvents, RowPacer } from "../../store/index.ts";
-import type { AppEnv, RouteDeps } from "../context.ts";
-import { limitParam, parseQuery, selectorParam } from "../params.ts";
+import type { RouteDeps } from "../context.ts";
+import { limitParam, selectorParam } from "../params.ts";
 import { InvalidRequestError } from "../../errors.ts";
 import { streamEvents } from "../sse.ts";
 import { bearerToken, hashToken } from "../auth.ts";
+import { conditionalJson } from "../conditional.ts";
+import { BreadcrumbEvent, errors, etagHeader, ifNoneMatchHeader, json, notModified, selectorQuery } from "../openapi/components.ts";
+import { apiRoute, defineRoute, newRouter } from "../openapi/define.ts";
 
 const seqParam = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const timeParam = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
+const after = seqParam.optional().openapi({ description: "Only events with a larger seq" });
 
-const eventsQuery = z.object({
-  after: seqParam.optional(),
-  since: timeParam.optional(),
-  until: timeParam.optional(),
-  selector: z.string().max(16_384).optional(),
-  limit: limitParam(1_000, 100),
-});
-const streamQuery = z.object({ after: seqParam.optional(), selector: z.string().max(16_384).optional() });
+const routes = {
+  list: apiRoute({
+    method: "get",
+    path: "/",
+    operationId: "listEvents",
+    tags: ["events"],
+    summary: "Past events in seq order (replay)",
+    scope: "read",
+    parameters: [ifNoneMatchHeader, selectorQuery],
+    request: {
+      query: z.object({
+        after,
+        since: timeParam.optional().openapi({ type: "string", format: "date-time", description: "ISO time; ignored with after" }),
+        until: timeParam.optional().openapi({ type: "string", format: "date-time", description: "ISO time, exclusive" }),
+              limit: limitParam(1_000, 100),
+      }),
+    },
+    responses: {
+      200: json(
+        z.object({
+          items: z.array(BreadcrumbEvent),
+          next_after: z.number().int().nullable().openapi({ description: "Pass as `after` to continue: the last seq examined" }),
+          has_more: z.boolean(),
+        }),
+        "A page of events",
+        etagHeader,
+      ),
+      304: notModified,
+      ...errors(400, 422, 503),
+    },
+  }),
+  stream: apiRoute({
+    method: "get",
+    path: "/stream",
+    operationId: "streamEvents",
+    tags: ["events"],
+    summary: "Live events as server-sent events",
+    description:
+      "`text/event-stream`: each event is `id: <seq>`, `event: <created|updated|deleted>`, `data: <BreadcrumbEvent JSON>`; a comment line every 15 s keeps it open. " +
+      "A reconnecting client's Last-Event-ID resumes after that seq, with the events written meanwhile.",
+    scope: "subscribe",
+    parameters: [selectorQuery, { name: "Last-Event-ID", in: "header", required: false, description: "Resume after this seq", schema: { type: "string" } }],
+    request: { query: z.object({ after }) },
+    responses: {
+      200: {
+        description: "The stream",
+        content: { "text/event-stream": { schema: z.string().openapi({ description: "Server-sent events whose data is a BreadcrumbEvent" }) } },
+      },
+      ...errors(400, 422),
+    },
+  }),
+} as const;
 
 export function eventRoutes(deps: RouteDeps) {
-  const app = new Hono<AppEnv>();
+  const app = newRouter();
 
-  app.get("/", async (c) => {
+  defineRoute(app, routes.list, async (c, { query: q }) => {
     const { owner } = c.get("principal");
-    const q = parseQuery(eventsQuery, c.req.query());
-    return c.json(
+    return conditionalJson(
+      c,
       await listEvents(deps.database.db, owner, {
         after: q.after,
         since: q.since,
         until: q.until,
-        selector: selectorParam(q.selector),
+        selector: selectorParam(c.req.query("selector")),
         limit: q.limit,
         pacer: new RowPacer(),
       }),
     );
   });
 
-  app.get("/stream", async (c) => {
+  defineRoute(app, routes.stream, async (c, { query: q }) => {
     const { owner } = c.get("principal");
-    const q = parseQuery(streamQuery, c.req.query());
-    const selector = selectorParam(q.selector);
+    const selector = selectorParam(c.req.query("selector"));
     // A reconnecting EventSource sends Last-Event-ID; it wins over the `after` still in its URL.
     const lastEventId = c.req.header("last-event-id");
     let after = q.after;

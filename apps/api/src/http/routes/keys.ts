@@ -1,13 +1,65 @@
-import { Hono } from "hono";
+import { z } from "@hono/zod-openapi";
 import { ForbiddenError, NotFoundError } from "../../errors.ts";
-import { createApiKey, createKeyBodySchema, listApiKeys, listKeysQuerySchema, revokeApiKey } from "../../keys/index.ts";
+import { apiKeyViewSchema, createApiKey, createKeyBodySchema, getApiKey, listApiKeys, listKeysQuerySchema, revokeApiKey } from "../../keys/index.ts";
 import { ADMIN_OWNER, type Principal } from "../auth.ts";
 import { hasScope } from "../auth-scopes.ts";
-import type { AppEnv, RouteDeps } from "../context.ts";
+import type { RouteDeps } from "../context.ts";
 import { readJsonBody } from "../json-body.ts";
-import { parseBody, parseQuery } from "../params.ts";
+import { parseBody } from "../params.ts";
+import { errors, idParam, json, jsonBody, locationHeader, named } from "../openapi/components.ts";
+import { apiRoute, defineRoute, newRouter } from "../openapi/define.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const ApiKey = named(apiKeyViewSchema, "ApiKey", { description: "What the API shows of a key: never the token or its hash" });
+const NewApiKey = apiKeyViewSchema
+  .extend({ token: z.string().openapi({ description: "The bearer token, shown this once" }) })
+  .openapi("NewApiKey");
+const idParams = idParam("The key's id");
+
+const routes = {
+  create: apiRoute({
+    method: "post",
+    path: "/",
+    operationId: "createApiKey",
+    tags: ["keys"],
+    summary: "Create an API key (the token is in this answer only)",
+    description: 'A key hands out at most the scopes it holds; only the admin of owner "default" creates keys of other owners.',
+    scope: "admin",
+    request: { body: jsonBody("CreateApiKey", createKeyBodySchema) },
+    responses: { 201: json(NewApiKey, "Created; Location: its path", locationHeader), ...errors(400, 413) },
+  }),
+  list: apiRoute({
+    method: "get",
+    path: "/",
+    operationId: "listApiKeys",
+    tags: ["keys"],
+    summary: "List API keys, newest first",
+    scope: "admin",
+    request: { query: listKeysQuerySchema },
+    responses: { 200: json(z.object({ items: z.array(ApiKey) }), "Up to 1000 keys"), ...errors(400) },
+  }),
+  get: apiRoute({
+    method: "get",
+    path: "/{id}",
+    operationId: "getApiKey",
+    tags: ["keys"],
+    summary: "Read one API key",
+    scope: "admin",
+    request: { params: idParams },
+    responses: { 200: json(ApiKey, "The key"), ...errors(404) },
+  }),
+  revoke: apiRoute({
+    method: "delete",
+    path: "/{id}",
+    operationId: "revokeApiKey",
+    tags: ["keys"],
+    summary: "Revoke an API key, at once in every API process",
+    scope: "admin",
+    request: { params: idParams },
+    responses: { 204: { description: "Revoked (also when it already was)" }, ...errors(404) },
+  }),
+} as const;
 
 /** The admin of owner `default` (CRUMBS_TOKEN or a `default` key with admin) manages every owner's keys. */
 const isRootAdmin = (p: Principal) => p.owner === ADMIN_OWNER;
@@ -16,7 +68,13 @@ function forbidden(message: string): never {
   throw new ForbiddenError(message);
 }
 
-/** `POST/GET/DELETE /v1/keys`, admin scope (checked by the scope middleware). */
+/** Another owner's key is "not found", like another owner's breadcrumb: existence does not leak. */
+function keyId(id: string): string {
+  if (!UUID.test(id)) throw new NotFoundError(`key ${id.slice(0, 100)} not found`);
+  return id.toLowerCase();
+}
+
+/** `/v1/keys`, admin scope. */
 export function keyRoutes(
   deps: Pick<RouteDeps, "database" | "bodyLimitBytes"> & {
     now: () => Date;
@@ -24,10 +82,11 @@ export function keyRoutes(
     onRevoked?: () => void;
   },
 ) {
-  const app = new Hono<AppEnv>();
+  const app = newRouter();
   const db = deps.database.db;
+  const ownerScope = (p: Principal) => (isRootAdmin(p) ? undefined : p.owner);
 
-  app.post("/", async (c) => {
+  defineRoute(app, routes.create, async (c) => {
     const principal = c.get("principal");
     const body = parseBody(createKeyBodySchema, await readJsonBody(c, deps.bodyLimitBytes));
     const owner = body.owner ?? principal.owner;
@@ -44,12 +103,12 @@ export function keyRoutes(
       expiresInSeconds: body.expires_in,
       now: deps.now(),
     });
+    c.header("Location", `/v1/keys/${key.id}`);
     return c.json(key, 201);
   });
 
-  app.get("/", async (c) => {
+  defineRoute(app, routes.list, async (c, { query: q }) => {
     const principal = c.get("principal");
-    const q = parseQuery(listKeysQuerySchema, c.req.query());
     if (!isRootAdmin(principal) && q.owner !== undefined && q.owner !== principal.owner) {
       forbidden(`a key of owner "${principal.owner}" may only list that owner's keys`);
     }
@@ -57,13 +116,15 @@ export function keyRoutes(
     return c.json({ items: await listApiKeys(db, owner) });
   });
 
-  app.delete("/:id", async (c) => {
-    const principal = c.get("principal");
-    const id = c.req.param("id");
-    // Another owner's key is "not found", like another owner's breadcrumb: existence does not leak.
-    if (!UUID.test(id)) throw new NotFoundError(`key ${id.slice(0, 100)} not found`);
-    const found = await revokeApiKey(db, id.toLowerCase(), isRootAdmin(principal) ? undefined : principal.owner, deps.now());
-    if (!found) throw new NotFoundError(`key ${id} not found`);
+  defineRoute(app, routes.get, async (c, { params }) => {
+    const key = await getApiKey(db, keyId(params.id), ownerScope(c.get("principal")));
+    if (!key) throw new NotFoundError(`key ${params.id} not found`);
+    return c.json(key);
+  });
+
+  defineRoute(app, routes.revoke, async (c, { params }) => {
+    const found = await revokeApiKey(db, keyId(params.id), ownerScope(c.get("principal")), deps.now());
+    if (!found) throw new NotFoundError(`key ${params.id} not found`);
     deps.onRevoked?.();
     return c.body(null, 204);
   });

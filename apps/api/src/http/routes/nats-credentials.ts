@@ -1,5 +1,4 @@
-import { Hono } from "hono";
-import { z } from "zod";
+import { z } from "@hono/zod-openapi";
 import { ForbiddenError, UnavailableError } from "../../errors.ts";
 import {
   EXTENSION_ID_PATTERN,
@@ -12,9 +11,10 @@ import {
   OWNER_PATTERN,
   type OwnerClient,
 } from "../../nats-auth/index.ts";
-import type { AppEnv } from "../context.ts";
 import { readJsonBody } from "../json-body.ts";
 import { parseBody } from "../params.ts";
+import { errors, json, jsonBody } from "../openapi/components.ts";
+import { apiRoute, defineRoute, newRouter } from "../openapi/define.ts";
 
 /**
  * Short-lived by default: the memory resolver cannot revoke one user, so a
@@ -30,10 +30,40 @@ const bodySchema = z
   .refine((b) => b.kind === "agent" || b.extension_id !== undefined, { path: ["extension_id"], message: 'is required with kind "extension"' })
   .refine((b) => b.kind === "extension" || b.extension_id === undefined, { path: ["extension_id"], message: 'only with kind "extension"' });
 
+const permissions = z.object({ pub: z.array(z.string()), sub: z.array(z.string()) });
+const NatsCredentials = z
+  .object({
+    owner: z.string(),
+    kind: z.enum(["agent", "extension"]),
+    jwt: z.string().openapi({ description: "The user JWT, signed by the account" }),
+    seed: z.string().openapi({ description: "The user's nkey seed (secret)" }),
+    creds: z.string().openapi({ description: "A .creds file: the JWT and the seed together" }),
+    expires_at: z.string().nullable(),
+    permissions,
+    extension: z
+      .object({ stream: z.string(), consumer: z.string(), filter_subject: z.string(), inbox_prefix: z.string() })
+      .optional()
+      .openapi({ description: "kind extension: the consumer and inbox prefix its credentials allow" }),
+  })
+  .openapi("NatsCredentials");
+
+const route = apiRoute({
+  method: "post",
+  path: "/credentials",
+  operationId: "createNatsCredentials",
+  tags: ["nats"],
+  summary: "Mint NATS credentials limited to this token's owner",
+  description:
+    "A NATS user that may read only `crumbs.<owner>.>` (SECURITY.md, NATS). Nothing is stored, so the answer is 200, not 201. An empty body asks for the defaults.",
+  scope: "subscribe",
+  request: { body: { ...jsonBody("NatsCredentialsRequest", bodySchema), required: false } },
+  responses: { 200: json(NatsCredentials, "The credentials"), ...errors(400, 413, 503) },
+});
+
 /** `POST /v1/nats/credentials` (subscribe scope): a NATS user limited to the token's owner's subjects. */
 export function natsCredentialRoutes(deps: { accountSeed?: string; bodyLimitBytes: number; now: () => Date }) {
-  const app = new Hono<AppEnv>();
-  app.post("/credentials", async (c) => {
+  const app = newRouter();
+  defineRoute(app, route, async (c) => {
     const { owner, actor } = c.get("principal");
     // An empty POST asks for the defaults.
     const empty = c.req.raw.body === null || c.req.header("content-length") === "0";
@@ -63,7 +93,7 @@ export function natsCredentialRoutes(deps: { accountSeed?: string; bodyLimitByte
             inbox_prefix: extensionInboxPrefix(owner),
           }
         : undefined;
-    return c.json({ owner, kind: body.kind, ...creds, ...(bus ? { extension: bus } : {}) }, 201);
+    return c.json({ owner, kind: body.kind, ...creds, ...(bus ? { extension: bus } : {}) }, 200);
   });
   return app;
 }

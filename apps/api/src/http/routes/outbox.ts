@@ -1,15 +1,58 @@
-import { Hono } from "hono";
-import { z } from "zod";
+import { z } from "@hono/zod-openapi";
 import { ForbiddenError, NotFoundError } from "../../errors.ts";
 import { listParked, retryParked } from "../../outbox/parked.ts";
 import { ADMIN_OWNER } from "../auth.ts";
+import type { Context } from "hono";
 import type { AppEnv, RouteDeps } from "../context.ts";
 import { readJsonBody } from "../json-body.ts";
-import { limitParam, parseBody, parseQuery } from "../params.ts";
+import { limitParam, parseBody } from "../params.ts";
+import { errors, json, jsonBody } from "../openapi/components.ts";
+import { apiRoute, defineRoute, newRouter } from "../openapi/define.ts";
 
 const seqSchema = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
-const listQuery = z.object({ limit: limitParam(1_000, 100), after: z.coerce.number().pipe(seqSchema.or(z.literal(0))).optional() });
+const listQuery = z.object({
+  limit: limitParam(1_000, 100),
+  after: z.coerce.number().pipe(seqSchema.or(z.literal(0))).optional().openapi({ type: "integer", description: "next_after of the previous page" }),
+});
 const retryBody = z.union([z.strictObject({ seq: seqSchema }), z.strictObject({ all: z.literal(true) })]);
+const ParkedRow = z
+  .object({
+    seq: z.number().int(),
+    owner: z.string(),
+    subject: z.string(),
+    msg_id: z.string(),
+    reason: z.string(),
+    created_at: z.string(),
+    parked_at: z.string(),
+  })
+  .openapi("ParkedOutboxRow");
+
+const routes = {
+  parked: apiRoute({
+    method: "get",
+    path: "/parked",
+    operationId: "listParkedOutbox",
+    tags: ["outbox"],
+    summary: "Events the relay parked because they can never be published",
+    description: 'Admin of owner "default" only: the relay\'s dead letters span every owner.',
+    scope: "admin",
+    request: { query: listQuery },
+    responses: {
+      200: json(z.object({ items: z.array(ParkedRow), next_after: z.number().int().nullable() }), "A page of parked rows"),
+      ...errors(400),
+    },
+  }),
+  retry: apiRoute({
+    method: "post",
+    path: "/retry",
+    operationId: "retryParkedOutbox",
+    tags: ["outbox"],
+    summary: "Move a parked row (and its owner's rows held behind it), or all, back to the outbox",
+    scope: "admin",
+    request: { body: jsonBody("OutboxRetry", retryBody, "`{seq}` for one row, `{all: true}` for every one") },
+    responses: { 200: json(z.object({ retried: z.array(z.number().int()) }), "The seqs moved back"), ...errors(400, 404, 413) },
+  }),
+} as const;
 
 /**
  * `GET /v1/outbox/parked`, `POST /v1/outbox/retry` (admin scope, owner `default`
@@ -18,20 +61,21 @@ const retryBody = z.union([z.strictObject({ seq: seqSchema }), z.strictObject({ 
  * work with embedded PGlite and the retry wakes the relay at once.
  */
 export function outboxRoutes(deps: Pick<RouteDeps, "database" | "bodyLimitBytes"> & { onRetry: () => void }) {
-  const app = new Hono<AppEnv>();
-  app.use("*", async (c, next) => {
+  const app = newRouter();
+  // After the admin scope check: a token without admin hears which scope it lacks.
+  const rootOnly = (c: Context<AppEnv>) => {
     if (c.get("principal").owner !== ADMIN_OWNER) throw new ForbiddenError('only the admin of owner "default" manages the outbox');
-    await next();
-  });
+  };
 
-  app.get("/parked", async (c) => {
-    const q = parseQuery(listQuery, c.req.query());
+  defineRoute(app, routes.parked, async (c, { query: q }) => {
+    rootOnly(c);
     const items = await listParked(deps.database.db, { limit: q.limit + 1, after: q.after });
     const page = items.slice(0, q.limit);
     return c.json({ items: page, next_after: items.length > q.limit ? (page.at(-1)?.seq ?? null) : null });
   });
 
-  app.post("/retry", async (c) => {
+  defineRoute(app, routes.retry, async (c) => {
+    rootOnly(c);
     const body = parseBody(retryBody, await readJsonBody(c, deps.bodyLimitBytes));
     const retried = await retryParked(deps.database.db, "seq" in body ? body.seq : undefined);
     if ("seq" in body && retried.length === 0) throw new NotFoundError(`no parked outbox row with seq ${body.seq}`);

@@ -1,15 +1,30 @@
-import { Hono } from "hono";
+import { z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import { rowsOf } from "../../db/database.ts";
-import type { AppEnv, RouteDeps } from "../context.ts";
+import type { RouteDeps } from "../context.ts";
+import { errors, json } from "../openapi/components.ts";
+import { apiRoute, defineRoute, newRouter } from "../openapi/define.ts";
+
+const route = apiRoute({
+  method: "get",
+  path: "/schemas",
+  operationId: "countBreadcrumbsBySchema",
+  tags: ["breadcrumbs"],
+  summary: "How many live breadcrumbs the owner has per schema",
+  scope: "read",
+  responses: {
+    200: json(z.object({ items: z.array(z.object({ schema_name: z.string(), count: z.number().int().min(0) })) }), "One row per schema name"),
+    ...errors(503),
+  },
+});
 
 /**
  * `GET /v1/stats/schemas`: how many live (not expired) breadcrumbs the owner has per schema,
  * for the dashboard's filter list. One grouped count on the owner's rows, read scope.
  */
 export function schemaCountRoutes(deps: Pick<RouteDeps, "database">) {
-  const app = new Hono<AppEnv>();
-  app.get("/schemas", async (c) => {
+  const app = newRouter();
+  defineRoute(app, route, async (c) => {
     const { owner } = c.get("principal");
     const rows = rowsOf<{ schema_name: string; count: string }>(
       await deps.database.db.execute(sql`

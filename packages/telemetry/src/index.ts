@@ -1,0 +1,15 @@
+export {
+  createLogger,
+  defaultLogger,
+  logFn,
+  logOptionsFromEnv,
+  LogConfigError,
+  LOG_FORMATS,
+  LOG_LEVELS,
+  type Logger,
+  type LogFormat,
+  type LogLevel,
+  type LogOptions,
+} from "./logger.ts";
+export { Counter, Gauge, Histogram, processMetrics, Registry, renderMetrics, serveMetrics, type MetricsServer } from "./metrics.ts";
+export { networkReason, redactUrl, StartupError, unreachableError } from "./startup-error.ts";

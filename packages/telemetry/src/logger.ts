@@ -1,0 +1,75 @@
+import { createRequire } from "node:module";
+import { pino, type DestinationStream, type Logger } from "pino";
+
+export type { Logger } from "pino";
+
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ["json", "pretty"] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+export interface LogOptions {
+  level: LogLevel;
+  format: LogFormat;
+}
+
+/** A bad LOG_LEVEL or LOG_FORMAT: the process stops with this message, naming the variable. */
+export class LogConfigError extends Error {
+  readonly code = "invalid_config";
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = "LogConfigError";
+  }
+}
+
+/**
+ * LOG_LEVEL (default info) and LOG_FORMAT (`json` or `pretty`; default pretty when stderr is a
+ * terminal, JSON otherwise, so a log collector never has to parse colours).
+ */
+export function logOptionsFromEnv(env: Record<string, string | undefined>, stderrIsTty = Boolean(process.stderr.isTTY)): LogOptions {
+  const level = (env.LOG_LEVEL || "info").toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new LogConfigError("LOG_LEVEL", `"${env.LOG_LEVEL}" is not a level; set one of ${LOG_LEVELS.join(", ")}`);
+  }
+  const format = (env.LOG_FORMAT || (stderrIsTty ? "pretty" : "json")).toLowerCase();
+  if (format !== "json" && format !== "pretty") {
+    throw new LogConfigError("LOG_FORMAT", `"${env.LOG_FORMAT}" is not a format; set json or pretty`);
+  }
+  return { level: level as LogLevel, format };
+}
+
+const require = createRequire(import.meta.url);
+
+/**
+ * One pino logger for a process, on stderr (stdout stays the CLI's output). Writes are synchronous:
+ * a line logged just before the process exits (a start-up failure) must not be lost in a buffer.
+ */
+export function createLogger(opts: LogOptions, destination?: DestinationStream): Logger {
+  const options = { level: opts.level, base: { pid: process.pid } };
+  if (destination) return pino(options, destination);
+  if (opts.format === "pretty") {
+    // Loaded only when asked for: a JSON logger (every container) never pays for it.
+    const pretty = require("pino-pretty") as (o: Record<string, unknown>) => DestinationStream;
+    return pino(options, pretty({ destination: 2, sync: true, ignore: "pid,hostname", translateTime: "HH:MM:ss.l", singleLine: true }));
+  }
+  return pino(options, pino.destination({ dest: 2, sync: true }));
+}
+
+let processLogger: Logger | undefined;
+
+/**
+ * The logger of this process, from its environment, for code that was not handed one (the API or
+ * the runner embedded in a program of your own). `crumbs api|runner|start` pass theirs in.
+ */
+export function defaultLogger(): Logger {
+  processLogger ??= createLogger(logOptionsFromEnv(process.env));
+  return processLogger;
+}
+
+/** The `(msg, err?)` callbacks the API's parts take, on a pino logger: warn, or error with the error. */
+export function logFn(logger: Logger): (msg: string, err?: unknown) => void {
+  return (msg, err) => (err === undefined ? logger.warn(msg) : logger.error({ err }, msg));
+}
