@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { pcdSchema, type Pcd } from "@crumbs/schemas";
 import { startHarness, type Harness } from "./harness.ts";
-import { ok, refIn, snapshot } from "./actions-helpers.ts";
+import { ok, refIn } from "./actions-helpers.ts";
 
 // The page capability descriptor and `query` in real Chromium, on the 800-node storefront
 // (generated-pages.ts, typicalPage) and the sign-in form: built from the snapshot's walk, so every

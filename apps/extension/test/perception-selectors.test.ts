@@ -92,23 +92,31 @@ describe("role selectors", () => {
   });
 });
 
+interface Details {
+  role: string;
+  name: string;
+  value?: string;
+  nearby?: string;
+  form: { label?: string; purpose: string; fields: Array<{ ref: string; label: string; secret?: boolean }>; submit?: { label: string } };
+}
+
 describe("details", () => {
   it("of a form field: role, name, states, place, and its form with every field by ref", async () => {
     const text = await snapshot(h);
-    const data = await ok<Record<string, any>>(h, "details", { ref: refIn(text, 'textbox "Email"') });
+    const data = await ok<Details>(h, "details", { ref: refIn(text, 'textbox "Email"') });
     expect(data).toMatchObject({ role: "textbox", name: "Email", landmark: 'form "Sign in"' });
     expect(data.form).toMatchObject({ label: "Sign in", fields: [{ label: "Email", type: "text" }] });
-    expect(data.form.fields[0].ref).toBe(refIn(text, 'textbox "Email"'));
+    expect(data.form.fields[0]!.ref).toBe(refIn(text, 'textbox "Email"'));
   });
 
   it("of a secret field: its value is never shown", async () => {
     await h.openFixture("actions-forms.html");
     const text = await snapshot(h);
-    const data = await ok<Record<string, any>>(h, "details", { ref: refIn(text, 'textbox "Password"') });
+    const data = await ok<Details>(h, "details", { ref: refIn(text, 'textbox "Password"') });
     expect(data).toMatchObject({ role: "textbox", name: "Password", value: "[secret]", states: { secret: true } });
     expect(JSON.stringify(data)).not.toContain("prefilled-secret-9");
     expect(data.form.purpose).toBe("login");
-    expect(data.form.fields.filter((f: { secret?: boolean }) => f.secret).map((f: { label: string }) => f.label)).toEqual(["Password", "Code"]);
+    expect(data.form.fields.filter((f) => f.secret).map((f) => f.label)).toEqual(["Password", "Code"]);
     expect(data.form.submit).toMatchObject({ label: "Save" });
   });
 
@@ -118,7 +126,7 @@ describe("details", () => {
     const lines = text.split("\n");
     const card = lines.findIndex((l) => l.includes('link "Product number 3"'));
     const ref = lines.slice(card).find((l) => l.includes('button "Add to cart"'))!.match(/\[ref=(e\d+)\]/)![1]!;
-    const data = await ok<Record<string, any>>(h, "details", { ref });
+    const data = await ok<Details>(h, "details", { ref });
     expect(data).toMatchObject({ role: "button", name: "Add to cart", landmark: "main", collection: { count: 32, index: 3 } });
     expect(data.nearby).toContain("Product number 3");
   });
