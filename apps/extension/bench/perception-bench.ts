@@ -122,6 +122,8 @@ async function main(): Promise<void> {
     }
 
     // The page context the extension writes for this page (capture.ts), before and now.
+    // tsx names functions with a `__name` helper that the page does not have.
+    await page.evaluate("globalThis.__name = (f) => f");
     const info = (await page.evaluate(readPageInfo)) as Record<string, unknown>;
     const snap = last!;
     const snapshot = { text: snap.text, refs: snap.refs, tokens: snap.tokens, truncated: snap.truncated };

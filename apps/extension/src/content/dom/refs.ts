@@ -3,7 +3,7 @@ import { ActionError } from "../../shared/action-error.ts";
 import { chooseRebind, numberTwins, type Anchor } from "../../perception/heal.ts";
 import { deepElements } from "./deep-dom.ts";
 import { isVisible } from "./element-state.ts";
-import { placeCache, placeOf } from "./place.ts";
+import { placeOf, textOfItem } from "./place.ts";
 import { isSecretField } from "./redaction.ts";
 import { nameOf, roleOf } from "./role-utils.ts";
 
@@ -48,10 +48,25 @@ function remember(ref: string, anchor: Anchor): void {
   if (anchors.size > MAX_ANCHORS) anchors.delete(anchors.keys().next().value!);
 }
 
-/** The walk's refs with their roles and names: their anchors, with places and twins counted. */
-export function rememberWalk(seen: Array<{ ref: string; el: Element; role: string; name: string }>): void {
-  const place = placeCache();
-  const numbered = numberTwins(seen.map((s) => ({ ref: s.ref, role: s.role, name: s.name, ...place(s.el) })));
+/** What the walker saw of a ref: its role, name, landmark scope and collection item (place.ts). */
+export interface WalkedRef {
+  ref: string;
+  role: string;
+  name: string;
+  scope: string;
+  item: Element | undefined;
+}
+
+/** The walk's refs: their anchors, with item texts read once per item and twins counted. */
+export function rememberWalk(seen: WalkedRef[]): void {
+  const texts = new Map<Element, string>();
+  const itemText = (item: Element | undefined) => {
+    if (!item) return "";
+    let t = texts.get(item);
+    if (t === undefined) texts.set(item, (t = textOfItem(item)));
+    return t;
+  };
+  const numbered = numberTwins(seen.map((s) => ({ ref: s.ref, role: s.role, name: s.name, scope: s.scope, item: itemText(s.item) })));
   for (const { ref, ...anchor } of numbered) remember(ref, anchor);
 }
 

@@ -3,7 +3,8 @@ import type { VirtualNode } from "../../snapshot/virtual-node.ts";
 import { accessibleName, normalizeText } from "./accessible-name.ts";
 import { hrefOf, isActionable, statesOf, valueOf } from "./element-info.ts";
 import { isSectioning, roleOf } from "./role-utils.ts";
-import { refFor, rememberWalk } from "./refs.ts";
+import { refFor, rememberWalk, type WalkedRef } from "./refs.ts";
+import { ancestorsPlace, isItem, scopeOf } from "./place.ts";
 import {
   clippedAway,
   clipsOverflow,
@@ -29,6 +30,9 @@ interface Ctx {
   inSectioning: boolean;
   parentPointer: boolean;
   vp: number;
+  /** The innermost landmark or form around, and the collection item: where refs that heal place a ref (place.ts). */
+  scope: string;
+  item: Element | undefined;
 }
 
 interface Walk {
@@ -36,7 +40,7 @@ interface Walk {
   vw: number;
   vh: number;
   /** The refs this walk gave, for their anchors (refs that heal, refs.ts). */
-  refs: Array<{ ref: string; el: Element; role: string; name: string }>;
+  refs: WalkedRef[];
 }
 
 const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head", "meta", "link", "title", "base", "br", "wbr"]);
@@ -130,6 +134,8 @@ function walkElement(el: Element, ctx: Ctx, w: Walk, out: VirtualNode[]): void {
     inSectioning: ctx.inSectioning || isSectioning(tag),
     parentPointer: style.cursor === "pointer",
     vp,
+    scope: scopeOf(el, baseRole) ?? ctx.scope,
+    item: isItem(baseRole) ? el : ctx.item,
   };
 
   let kids: VirtualNode[] = [];
@@ -178,7 +184,7 @@ function walkElement(el: Element, ctx: Ctx, w: Walk, out: VirtualNode[]): void {
     if (covered) node.states = { covered: true };
     else {
       node.ref = refFor(el);
-      w.refs.push({ ref: node.ref, el, role: node.role, name });
+      w.refs.push({ ref: node.ref, role: node.role, name, scope: ctx.scope, item: ctx.item });
     }
   }
   const type = typeOf(el, tag);
@@ -236,7 +242,9 @@ function walkTree(doc: Document, root: Element | null, opts: WalkOptions, refs: 
   const view = doc.defaultView;
   const w: Walk = { opts, vw: view?.innerWidth ?? 0, vh: view?.innerHeight ?? 0, refs };
   const start = root ?? doc.body ?? doc.documentElement;
-  const ctx: Ctx = { clip: null, opacityZero: false, inSectioning: false, parentPointer: false, vp: 0 };
+  // A walk from root_ref starts below the page's top: its ancestors' place, as placeOf reads it.
+  const place = root ? ancestorsPlace(root) : { scope: "", item: undefined };
+  const ctx: Ctx = { clip: null, opacityZero: false, inSectioning: false, parentPointer: false, vp: 0, ...place };
   if (!start) return { role: "generic", tag: "body", vp: 0 };
   if (!root) {
     const children: VirtualNode[] = [];
