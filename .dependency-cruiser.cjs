@@ -12,7 +12,7 @@ const TESTS = "(^|/)test/|\\.test\\.ts$";
 const TEST_FOLDER = "^(examples|bench)/test/|^(apps|packages)/[a-z-]+/test/";
 /** The light subpaths of @crumbs/schemas (package.json `exports`), and the light modules they use. */
 const LIGHT_SCHEMAS =
-  "^packages/schemas/src/contract/(browser-action-schema|role-selector-schema|action-result-schema|task-cancel-schema|" +
+  "^packages/schemas/src/contract/(browser-action-schema|action-names|role-selector-schema|action-result-schema|task-cancel-schema|" +
   "seed-page-hints|pcd-schema|token-estimate|regex-limits|reference-event|sse-parser|nats-names|zod-mini|api-errors|errors)\\.ts$";
 /** Every workspace package, captured so a rule can compare the importer's package with the target's. */
 const PACKAGE = "^(examples|bench|apps/[^/]+|packages/[^/]+)/";

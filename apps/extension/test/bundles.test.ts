@@ -40,6 +40,12 @@ describe("extension bundles", () => {
     expect(inputs.filter((i) => /node_modules\/(zod|handlebars|jsonpath-plus|minisearch)\//.test(i))).toEqual([]);
   });
 
+  it("the side panel and the options page take the actions' names, not their params schemas", async () => {
+    for (const name of ["sidepanel", "options"] as const) {
+      expect((await inputsOf(name)).filter((i) => /contract\/(browser-action|role-selector|pcd)-schema\.ts$/.test(i)), name).toEqual([]);
+    }
+  });
+
   it("only the content script carries the query index (minisearch)", async () => {
     expect((await inputsOf("content")).some((i) => /node_modules\/minisearch\//.test(i))).toBe(true);
     for (const name of ["background", "sidepanel", "options"] as const) {

@@ -1,4 +1,4 @@
-import { READ_ACTIONS } from "@crumbs/schemas/browser-action";
+import { READ_ACTIONS } from "@crumbs/schemas/action-names";
 import { hostOfUrl, siteOf } from "./site.ts";
 
 // How risky an action is, decided in the browser from what it will do to the actual element, and

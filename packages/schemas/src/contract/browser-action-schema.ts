@@ -1,4 +1,5 @@
 import * as z from "./zod-mini.ts";
+import { BROWSER_ACTIONS } from "./action-names.ts";
 import { roleSelectorSchema } from "./role-selector-schema.ts";
 
 export * from "./role-selector-schema.ts";
@@ -7,52 +8,9 @@ export * from "./role-selector-schema.ts";
 // tool (`browser_<action>`) with z.toJSONSchema, so every field carries a description for the model.
 // Written with zod/mini (./zod-mini.ts): the extension bundles these schemas.
 
-export const BROWSER_ACTIONS = [
-  "snapshot",
-  "click",
-  "dblclick",
-  "fill",
-  "type",
-  "press",
-  "hover",
-  "focus",
-  "check",
-  "uncheck",
-  "select",
-  "scroll",
-  "submit",
-  "wait_for",
-  "extract",
-  "get",
-  "is",
-  "query",
-  "details",
-  "open",
-  "tab_new",
-  "tab_list",
-  "tab_switch",
-  "tab_close",
-] as const;
+export { BROWSER_ACTIONS, READ_ACTIONS } from "./action-names.ts";
 export const browserActionSchema = z.enum(BROWSER_ACTIONS);
 export type BrowserAction = z.infer<typeof browserActionSchema>;
-
-/**
- * Actions that only read the page or move its viewport: low risk, never a confirmation. The runner's
- * `risk` hint and the extension's classifier both take them from here.
- */
-export const READ_ACTIONS: ReadonlySet<string> = new Set<BrowserAction>([
-  "snapshot",
-  "extract",
-  "get",
-  "is",
-  "query",
-  "details",
-  "wait_for",
-  "tab_list",
-  "hover",
-  "scroll",
-  "focus",
-]);
 
 /** A string of `min`..`max` characters. */
 const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
