@@ -103,7 +103,10 @@ export class CountingHttp extends CrumbsHttp {
     super(opts);
   }
 
-  override async create(body: CreateBreadcrumb, opts: { idempotencyKey?: string } = {}): Promise<Breadcrumb> {
+  override async create<S extends string>(
+    body: CreateBreadcrumb<S>,
+    opts: Parameters<CrumbsHttp["create"]>[1] = {},
+  ): Promise<Breadcrumb<S>> {
     const written = await super.create(body, opts);
     this.metrics.outputs.inc({ schema_name: written.schema_name });
     return written;

@@ -10,7 +10,7 @@ let n = 0;
 const uuid = () => `00000000-0000-4000-8000-${String(++n).padStart(12, "0")}`;
 function crumb(schema_name: string, context: Record<string, unknown>, tags: string[] = []): Breadcrumb {
   const at = new Date((clock += 1000)).toISOString();
-  return { id: uuid(), owner: "o", schema_name, title: schema_name, tags: ["session:s", ...tags], context, version: 1, created_at: at, updated_at: at };
+  return { id: uuid(), owner: "o", schema_name, title: schema_name, tags: ["session:s", ...tags], context, version: 1, created_at: at, updated_at: at, created_by: "key", updated_by: "key" };
 }
 const message = (content: string) => crumb("chat.message.v1", { role: "user", content, session_id: "s" });
 const answer = (root: Breadcrumb, content: string, agent = "me") =>
