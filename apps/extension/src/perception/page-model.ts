@@ -7,11 +7,11 @@ import type { States, VirtualNode } from "../snapshot/virtual-node.ts";
 // answer with the snapshot's refs. Pure: plain data in, plain data out.
 
 /** Landmark roles as the walker computes them (form and region only when named). */
-export const LANDMARK_ROLES = new Set(["banner", "navigation", "main", "complementary", "contentinfo", "search", "form", "region", "dialog"]);
+const LANDMARK_ROLES = new Set(["banner", "navigation", "main", "complementary", "contentinfo", "search", "form", "region", "dialog"]);
 /** Roles whose repeated children make a collection. */
 const ITEM_ROLES = new Set(["listitem", "row", "article", "treeitem"]);
 /** Roles a user types into or chooses with: a form's fields. */
-export const FIELD_ROLES = new Set(["textbox", "searchbox", "combobox", "listbox", "checkbox", "radio", "switch", "spinbutton", "slider"]);
+const FIELD_ROLES = new Set(["textbox", "searchbox", "combobox", "listbox", "checkbox", "radio", "switch", "spinbutton", "slider"]);
 /** A collection needs at least this many items. */
 const MIN_ITEMS = 3;
 const NEAR_CHARS = 100;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { VirtualNode } from "../snapshot/virtual-node.ts";
 import { buildPageModel } from "./page-model.ts";
-import { indexPage, MAX_DOCS, MAX_RESULTS } from "./search.ts";
+import { MAX_QUERY_RESULTS } from "@crumbs/schemas/browser-action";
+import { indexPage, MAX_DOCS } from "./search.ts";
 import { refOf, shopPage } from "./shop-page.fixture.ts";
 
 describe("query over a storefront", () => {
@@ -39,7 +40,7 @@ describe("query over a storefront", () => {
 
   it("words that say nothing give nothing; the limit is bounded", () => {
     expect(index.search("the please click").results).toEqual([]);
-    expect(index.search("product", 100).results.length).toBeLessThanOrEqual(MAX_RESULTS);
+    expect(index.search("product", 100).results.length).toBeLessThanOrEqual(MAX_QUERY_RESULTS);
     expect(index.search("product", 2).results).toHaveLength(2);
   });
 

@@ -1,15 +1,15 @@
 import MiniSearch from "minisearch";
+import { MAX_QUERY_RESULTS } from "@crumbs/schemas/browser-action";
 import { landmarkText, type Affordance, type PageModel } from "./page-model.ts";
 
 // `query`: the page's elements ranked by words, BM25 (minisearch) over what a user would call them:
 // the accessible name, the role in everyday words ("field", "box", "dropdown"), the place (landmark,
 // form and what it is for, collection), the text beside it and the heading above it, and where a link
 // goes. Each answer says why it matched. Bounded: at most MAX_DOCS elements are indexed (document
-// order), a query keeps MAX_TERMS words, and at most MAX_RESULTS answers come back.
+// order), a query keeps MAX_TERMS words, and at most MAX_QUERY_RESULTS (the contract's) answers come back.
 
 export const MAX_DOCS = 3000;
-export const MAX_TERMS = 12;
-export const MAX_RESULTS = 20;
+const MAX_TERMS = 12;
 export const DEFAULT_RESULTS = 5;
 
 /** What people call each role, so "email field" and "search box" find textboxes and searchboxes. */
@@ -150,13 +150,13 @@ export function indexPage(m: PageModel) {
   const docs = m.affordances.slice(0, MAX_DOCS).map((a, i) => docOf(m, a, i));
   const index = new MiniSearch<Doc>({ fields: ["name", "kind", "place", "context", "href"], processTerm });
   index.addAll(docs);
+  const notIndexed = Math.max(0, m.affordances.length - docs.length);
   return {
     indexed: docs.length,
-    notIndexed: Math.max(0, m.affordances.length - docs.length),
     search(query: string, limit = DEFAULT_RESULTS): QueryResult {
       const words = query.split(/[\s,.;:!?()"']+/).filter((w) => processTerm(w) !== null).slice(0, MAX_TERMS);
       const out: QueryResult = { results: [], indexed: docs.length };
-      if (this.notIndexed) out.not_indexed = this.notIndexed;
+      if (notIndexed) out.not_indexed = notIndexed;
       if (words.length === 0) return out;
       const hits = index.search(words.join(" "), {
         boost: { name: 4, kind: 2, place: 1, context: 1, href: 0.5 },
@@ -166,7 +166,7 @@ export function indexPage(m: PageModel) {
         // Visible without scrolling breaks near-ties: what the user sees is more likely meant.
         boostDocument: (id) => (m.affordances[id as number]?.aboveFold ? 1.05 : 1),
       });
-      out.results = hits.slice(0, Math.min(limit, MAX_RESULTS)).map((h) => {
+      out.results = hits.slice(0, Math.min(limit, MAX_QUERY_RESULTS)).map((h) => {
         const a = m.affordances[h.id as number]!;
         const answer: QueryAnswer = { ref: a.ref, role: a.role, name: a.name, score: Math.round(h.score * 100) / 100, reason: reasonOf(a, m, h.match) };
         if (a.states?.secret) answer.secret = true;

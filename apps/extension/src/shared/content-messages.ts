@@ -40,7 +40,7 @@ export const contentRequestSchema = z.discriminatedUnion("kind", [
 export type ContentRequest = z.input<typeof contentRequestSchema>;
 
 /** The ref an action named had been replaced by the page; the action ran on this one (content/dom/refs.ts). */
-export const reboundSchema = z.object({ from: z.string(), ref: z.string() });
+const reboundSchema = z.object({ from: z.string(), ref: z.string() });
 
 export const contentResponseSchema = z.discriminatedUnion("ok", [
   z.object({ ok: z.literal(true), doc_id: z.string(), data: z.unknown(), rebound: z.optional(reboundSchema) }),
