@@ -89,6 +89,19 @@ describe("the pcd of the 800-node storefront", () => {
   });
 });
 
+describe("the pcd of a page with iframes", () => {
+  it("is built by the worker from the stitched tree: the frames' fields and buttons with their frame refs", async () => {
+    const page = await h.openFixture("actions-iframes.html");
+    await page.waitForFunction(() => document.querySelectorAll("iframe").length === 2);
+    await Promise.all(page.frames().map((f) => f.waitForLoadState("load")));
+    const { pcd, text } = await snapWithPcd();
+    const fields = pcd.forms.flatMap((f) => f.fields).filter((f) => f.label === "Frame field");
+    expect(fields.map((f) => f.ref)).toEqual([expect.stringMatching(/^f\d+e\d+$/), expect.stringMatching(/^f\d+e\d+$/)]);
+    expect(pcd.actions.find((a) => a.label === "Frame button")).toMatchObject({ count: 2, ref: expect.stringMatching(/^f\d+e\d+$/) });
+    for (const f of fields) expect(text).toContain(`[ref=${f.ref}]`);
+  });
+});
+
 describe("query on the 800-node storefront", () => {
   let text: string;
   beforeAll(async () => {
