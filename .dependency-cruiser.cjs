@@ -12,8 +12,8 @@ const TESTS = "(^|/)test/|\\.test\\.ts$";
 const TEST_FOLDER = "^(examples|bench)/test/|^(apps|packages)/[a-z-]+/test/";
 /** The light subpaths of @crumbs/schemas (package.json `exports`), and the light modules they use. */
 const LIGHT_SCHEMAS =
-  "^packages/schemas/src/contract/(browser-action-schema|action-result-schema|task-cancel-schema|seed-page-hints|" +
-  "reference-event|sse-parser|nats-names|zod-mini|api-errors|errors)\\.ts$";
+  "^packages/schemas/src/contract/(browser-action-schema|action-names|role-selector-schema|action-result-schema|task-cancel-schema|" +
+  "seed-page-hints|pcd-schema|token-estimate|regex-limits|reference-event|sse-parser|nats-names|zod-mini|api-errors|errors)\\.ts$";
 /** Every workspace package, captured so a rule can compare the importer's package with the target's. */
 const PACKAGE = "^(examples|bench|apps/[^/]+|packages/[^/]+)/";
 
@@ -94,10 +94,11 @@ module.exports = {
       name: "extension-bundles-stay-apart",
       severity: "error",
       comment:
-        "background/ (the worker), content/ (the page), sidepanel/ and options/ are four bundles in four " +
-        "realms: they talk through messages and storage, whose shapes are in shared/, never by importing each other.",
-      from: { path: "^apps/extension/src/(background|content|sidepanel|options)/" },
-      to: { path: "^apps/extension/src/(background|content|sidepanel|options)/", pathNot: "^apps/extension/src/$1/" },
+        "background/ (the worker), content/ (the page), sidepanel/, options/ and re2/ (the RE2 engine injected " +
+        "beside the content script) are bundles in their own realms: they talk through messages, storage and " +
+        "one global, whose shapes are in shared/, never by importing each other.",
+      from: { path: "^apps/extension/src/(background|content|sidepanel|options|re2)/" },
+      to: { path: "^apps/extension/src/(background|content|sidepanel|options|re2)/", pathNot: "^apps/extension/src/$1/" },
     },
     {
       name: "extension-shared-is-the-protocol",
@@ -116,6 +117,15 @@ module.exports = {
         "their input: each imports nothing of the extension outside itself, and no NATS (eslint keeps chrome and the DOM out).",
       from: { path: "^apps/extension/src/(snapshot|risk)/" },
       to: { path: ["^apps/extension/src/", "node_modules/nats"], pathNot: "^apps/extension/src/$1/" },
+    },
+    {
+      name: "extension-perception-is-pure",
+      severity: "error",
+      comment:
+        "perception/ (the page model of a snapshot tree, the pcd, the query index, refs that heal, name matching) " +
+        "is pure like snapshot/, whose tree it reads: it imports only itself and snapshot/, and no NATS.",
+      from: { path: "^apps/extension/src/perception/" },
+      to: { path: ["^apps/extension/src/", "node_modules/nats"], pathNot: "^apps/extension/src/(perception|snapshot)/" },
     },
     {
       name: "extension-dom-below-verbs",
@@ -169,8 +179,17 @@ module.exports = {
         "The extension imports @crumbs/schemas only through its light subpaths (browser-action, action-result, " +
         "task-cancel, seed-page-hints, reference-event, sse, nats-names, zod-mini, api-errors); the index pulls " +
         "the engines (handlebars, JSONPath, RE2) and classic zod. Its tests may use the index.",
-      from: { path: "^apps/extension/src/", pathNot: TESTS },
+      from: { path: "^apps/extension/src/", pathNot: [TESTS, "^apps/extension/src/re2/"] },
       to: { path: "^packages/schemas/", pathNot: LIGHT_SCHEMAS },
+    },
+    {
+      name: "extension-re2-takes-only-the-engine",
+      severity: "error",
+      comment:
+        "re2/ is the RE2 engine bundle (re2.js): it takes @crumbs/schemas/safe-regex (selector/regex.ts) and the " +
+        "light subpaths, nothing else of the schemas package.",
+      from: { path: "^apps/extension/src/re2/" },
+      to: { path: "^packages/schemas/", pathNot: [LIGHT_SCHEMAS, "^packages/schemas/src/selector/regex\\.ts$"] },
     },
     {
       name: "light-schemas-stay-light",

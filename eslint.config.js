@@ -33,7 +33,7 @@ export default tseslint.config(
     // The extension's pure engines (apps/extension/README.md, "Folders and their dependency rule"): no
     // extension API, no DOM, no network, so they run and are tested anywhere. Imports are checked by
     // .dependency-cruiser.cjs; globals here.
-    files: ["apps/extension/src/{snapshot,risk}/**/*.ts"],
+    files: ["apps/extension/src/{snapshot,risk,perception}/**/*.ts"],
     rules: {
       "no-restricted-globals": [
         "error",

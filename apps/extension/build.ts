@@ -20,13 +20,15 @@ const common: BuildOptions = {
   minify: true,
 };
 
-/** The four bundles: entry point, output file and format of each. */
+/** The bundles: entry point, output file and format of each. */
 export const BUNDLES = {
   // nats.ws carries a Node fallback (`require("crypto")`) behind a typeof check that a worker never takes.
   background: { ...common, entryPoints: [join(here, "src/background/index.ts")], outfile: join(dist, "background.js"), format: "esm", external: ["crypto"] },
   content: { ...common, entryPoints: [join(here, "src/content/index.ts")], outfile: join(dist, "content.js"), format: "iife" },
   sidepanel: { ...common, entryPoints: [join(here, "src/sidepanel/index.ts")], outfile: join(dist, "sidepanel.js"), format: "iife" },
   options: { ...common, entryPoints: [join(here, "src/options/index.ts")], outfile: join(dist, "options.js"), format: "iife" },
+  // The RE2 engine, injected beside the content script only for a role selector with a regex name.
+  re2: { ...common, entryPoints: [join(here, "src/re2/index.ts")], outfile: join(dist, "re2.js"), format: "iife" },
 } satisfies Record<string, BuildOptions>;
 
 export async function buildExtension(): Promise<void> {

@@ -61,11 +61,12 @@ describe("the living page-context breadcrumb", () => {
     expect(viewRes.headers.get("etag")).toMatch(/^W\/"[\w-]+"$/);
     const view = await viewRes.json();
     expect(view.summary).toBe(
-      `The user is viewing '${page.title}' at ${page.domain}. The page has ${page.content.headings.length} sections and ${page.content.links.length} links.`,
+      `The user is viewing '${page.title}' at ${page.domain}. The page has ${page.content.headings.length} sections and ${page.content.links.length} links. The snapshot lists ${page.snapshot.refs} elements that can be acted on by ref.`,
     );
-    expect(view.page_structure.headings).toEqual(page.content.headings);
-    expect(typeof view.page_structure.forms_present).toBe("boolean");
-    expect(view.dom?.map).toBeUndefined();
+    // Each fact once (the reference hints): the snapshot carries the text and what can be acted on.
+    expect(view.snapshot.text).toBe(page.snapshot.text);
+    expect(view.content).toBeUndefined();
+    expect(view.dom).toBeUndefined();
     expect(JSON.stringify(view)).not.toContain(String(page.session.extensionId));
 
     const history = await (await s.call(`/v1/breadcrumbs/${b1.id}/history`)).json();

@@ -8,7 +8,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { estimateTokens } from "../src/snapshot/tokens.ts";
+import { estimateTokens } from "@crumbs/schemas/tokens";
 import { startHarness } from "../test/harness.ts";
 
 const RUNS = Number(process.env.RUNS ?? 15);

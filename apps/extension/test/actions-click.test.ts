@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { startHarness, type Harness } from "./harness.ts";
-import { fails, ok, refIn, snapshot, pageCall, pageSet, pageVar, type LogEntry } from "./actions-helpers.ts";
+import { fails, ok, refIn, run, snapshot, pageCall, pageSet, pageVar, type LogEntry } from "./actions-helpers.ts";
 
 let h: Harness;
 beforeAll(async () => {
@@ -69,15 +69,34 @@ describe("covered, moving, disabled and replaced elements", () => {
     expect(await pageVar(page, "clicks")).toEqual(["accept", "under"]);
   });
 
-  it("a re-rendered element gives stale_ref, never a click on its look-alike", async () => {
+  it("a re-rendered element: the click lands on the one element in its place and says rebound, with its new ref", async () => {
     const text = await snapshot(h);
     const ref = refIn(text, 'button "Delete item"');
     await pageCall(page, "rerender");
-    expect(await fails(h, "click", { ref }, "stale_ref")).toMatch(/take a new snapshot/);
-    expect(await pageVar(page, "clicks")).not.toContain("swap-new");
-    // The new element has its own, new ref.
+    const result = await run(h, "click", { ref });
+    expect(result).toMatchObject({ success: true, rebound: { ref: expect.stringMatching(/^e\d+$/) } });
+    expect(result.rebound!.ref).not.toBe(ref);
+    expect(await pageVar(page, "clicks")).toContain("swap-new");
+    // The new element has its own, new ref: the one the result named.
     const again = await snapshot(h);
-    expect(refIn(again, 'button "Delete item"')).not.toBe(ref);
+    expect(refIn(again, 'button "Delete item"')).toBe(result.rebound!.ref);
+  });
+
+  it("a re-render that leaves two look-alikes gives stale_ref with both as candidates, never a click on either", async () => {
+    const text = await snapshot(h);
+    const ref = refIn(text, 'button "Delete item"');
+    await pageCall(page, "rerenderTwins");
+    const result = await run(h, "click", { ref });
+    expect(result).toMatchObject({ success: false, code: "stale_ref" });
+    expect(result.candidates).toEqual([
+      { ref: expect.stringMatching(/^e\d+$/), role: "button", name: "Delete item" },
+      { ref: expect.stringMatching(/^e\d+$/), role: "button", name: "Delete item" },
+    ]);
+    expect(result.error).toContain(result.candidates![0]!.ref);
+    expect((await pageVar<string[]>(page, "clicks")).filter((c) => c.startsWith("twin"))).toEqual([]);
+    // A candidate's ref acts directly, without a new snapshot.
+    await ok(h, "click", { ref: result.candidates![1]!.ref });
+    expect((await pageVar<string[]>(page, "clicks")).filter((c) => c.startsWith("twin"))).toEqual(["twin-b"]);
   });
 
   it("waits for an element to stop moving and to become enabled", async () => {

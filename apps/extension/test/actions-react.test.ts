@@ -4,7 +4,7 @@ import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { startHarness, type Harness } from "./harness.ts";
-import { ok, refIn, snapshot } from "./actions-helpers.ts";
+import { ok, refIn, run, snapshot } from "./actions-helpers.ts";
 
 // A real React 19 app: its inputs are controlled (value comes from state), so a write React does not see is
 // reverted on the next render. The app code lives in actions-react.html; React itself is bundled here.
@@ -66,6 +66,18 @@ describe("React-controlled form", () => {
     expect(await echo()).toContain("size=l");
     await ok(h, "click", { selector: { role: "button", name: "Send" } });
     expect(JSON.parse((await page.textContent("#r-submitted")) ?? "{}")).toEqual({ name: "Ada L.", email: "ada@x.io", size: "l", agree: true });
+  });
+
+  it("a button React re-mounted between snapshot and click: the click lands on the new one and says rebound", async () => {
+    const text = await snapshot(h);
+    const ref = refIn(text, 'button "Apply coupon"');
+    const before = await page.$("section[aria-label=Promo] button");
+    await page.evaluate(() => (window as unknown as { remountPromo(): void }).remountPromo());
+    await page.waitForFunction((old) => !old?.isConnected, before);
+    const result = await run(h, "click", { ref });
+    expect(result).toMatchObject({ success: true, rebound: { ref: expect.stringMatching(/^e\d+$/) } });
+    expect(result.rebound!.ref).not.toBe(ref);
+    expect(await page.textContent("#r-coupon")).toBe("coupon applied on render 1");
   });
 
   it("fill replaces a React value entirely, including to empty", async () => {

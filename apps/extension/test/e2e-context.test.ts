@@ -45,13 +45,19 @@ describe("page-context tracker", () => {
     expect(ctx(b).snapshot.refs).toBeGreaterThan(2);
   });
 
-  it("the llm view has the snapshot and the page fields, without dom.map and session ids", async () => {
+  it("the llm view has the snapshot, the pcd and the page fields, each fact once, without session ids", async () => {
     const b = (await livingContext(e))!;
     const res = await fetch(`${e.api.url}/v1/breadcrumbs/${b.id}?view=llm`, { headers: { authorization: "Bearer e2e-token-0123456789" } });
     const view = (await res.json()) as Record<string, unknown>;
     expect(view.summary).toMatch(/Crumbs shop/);
-    expect(view.page_structure).toMatchObject({ headings: ["Crumbs shop", "Welcome"], forms_present: true });
     expect(JSON.stringify(view.snapshot)).toContain("Show details");
+    const pcd = view.pcd as { title: string; actions: Array<{ label: string; kind?: string }>; forms: Array<{ fields: Array<{ label: string }> }> };
+    expect(pcd.title).toBe("Crumbs shop");
+    expect(pcd.actions).toEqual(expect.arrayContaining([expect.objectContaining({ label: "Place order", kind: "submit" }), expect.objectContaining({ label: "Show details" })]));
+    expect(pcd.forms.flatMap((f) => f.fields.map((x) => x.label))).toEqual(["Your name"]);
+    // The headings, links and text are the snapshot's; the interactive elements its refs.
+    expect(view.content).toBeUndefined();
+    expect(view.dom).toBeUndefined();
     expect(JSON.stringify(view)).not.toContain('"tabId"');
   });
 

@@ -10,7 +10,11 @@ function page(title: string, body: string): string {
 .card{border:1px solid #ccc;padding:8px} nav a{margin-right:8px}</style></head><body>${body}</body></html>`;
 }
 
-/** A storefront-like page with about 800 visible nodes: the "typical page" of the snapshot's time budget. */
+/**
+ * A storefront-like page with about 800 visible nodes: the "typical page" of the snapshot's time budget,
+ * and the page `query` is measured on (a header with navigation, search and sign-in, a newsletter form,
+ * product cards, a cart with its checkout button, a footer of links).
+ */
 export function typicalPage(cards = 32): string {
   const nav = Array.from({ length: 12 }, (_, i) => `<a href="/section/${i}">Section ${i}</a>`).join("");
   const grid = Array.from(
@@ -24,8 +28,11 @@ export function typicalPage(cards = 32): string {
 <label>Name <input name="name" placeholder="Your name"></label><select name="topic"><option>News</option><option>Offers</option></select>
 <textarea name="note" placeholder="Note"></textarea><button>Subscribe</button></form>`;
   const footer = Array.from({ length: 24 }, (_, i) => `<li><a href="/f/${i}">Footer ${i}</a></li>`).join("");
-  return page("Typical page", `<header><nav>${nav}</nav></header><main><h1>Shop</h1>${form}<h2>Products</h2>
-<div class="grid">${grid}</div><h2>About</h2>${prose}</main><footer><ul>${footer}</ul></footer>`);
+  const search = `<form role="search" action="/search"><input type="search" name="q" aria-label="Search products"> <button>Search</button></form>
+<a href="/login">Sign in</a>`;
+  const cart = `<aside aria-label="Cart"><h2>Your cart</h2><p>2 items, $23.40</p><button type="button">Checkout</button></aside>`;
+  return page("Typical page", `<header><nav>${nav}</nav>${search}</header><main><h1>Shop</h1>${form}<h2>Products</h2>
+<div class="grid">${grid}</div><h2>About</h2>${prose}</main>${cart}<footer><ul>${footer}</ul></footer>`);
 }
 
 /** 10,000 elements: a stress page for walk time and for the budget's cut. */

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { createOnce, type Breadcrumb, type CrumbsHttp } from "@crumbs/agent-sdk";
+import { READ_ACTIONS } from "@crumbs/schemas";
 import type { Agent } from "./agent-def.ts";
 import type { BrowserAction } from "./llm/browser-tools.ts";
 import { outputKey, type Task } from "./task.ts";
@@ -25,25 +26,13 @@ export interface PlannedAction {
   refusal?: { code: "blocked_by_policy"; message: string };
 }
 
-const READ_ONLY = new Set<string>([
-  "snapshot",
-  "extract",
-  "get",
-  "is",
-  "wait_for",
-  "tab_list",
-  "hover",
-  "scroll",
-  "focus",
-]);
-
 /**
  * The writer's hint. The extension decides the risk itself from what the action will do on the
  * page; this can only raise it.
  */
 export function riskOf(action: BrowserAction): "low" | "medium" | "high" {
   if (action === "submit") return "high";
-  return READ_ONLY.has(action) ? "low" : "medium";
+  return READ_ACTIONS.has(action) ? "low" : "medium";
 }
 
 /** A request id derived from the idempotency key, so a replayed write and its request id agree. */

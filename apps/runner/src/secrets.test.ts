@@ -22,6 +22,15 @@ describe("secret targets", () => {
     expect(isSecretTarget("fill", { ref: "e8", value: "x" }, known)).toBe(false);
     expect(isSecretTarget("click", { ref: "e4" }, known)).toBe(false);
   });
+  it("finds secret fields a pcd, a query answer, a form's details or a stale ref's candidates mark as data", () => {
+    const pcd = { forms: [{ id: "f1", fields: [{ ref: "e20", label: "Password", type: "password", secret: true }, { ref: "e21", label: "Email", type: "email" }] }] };
+    const query = JSON.stringify({ status: "ok", data: { results: [{ ref: "e30", role: "textbox", name: "One-time code", secret: true }, { ref: "e31", role: "button", name: "Go" }] } });
+    const stale = JSON.stringify({ status: "error", code: "stale_ref", candidates: [{ ref: "f2e5", role: "textbox", name: "Card", secret: true }] });
+    const k = secretKnowledge([{ pcd }], [query, stale, "not json {\"secret\":true"]);
+    expect([...k.refs].sort()).toEqual(["e20", "e30", "f2e5"]);
+    expect(isSecretTarget("fill", { ref: "e30", value: "123456" }, k)).toBe(true);
+    expect(isSecretTarget("fill", { ref: "e21", value: "a@b.c" }, k)).toBe(false);
+  });
   it("stores the call without its value", () => {
     expect(withheld({ ref: "e4", value: "hunter2" })).toEqual({ ref: "e4", value: "(withheld: not stored)" });
   });

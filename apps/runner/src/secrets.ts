@@ -2,8 +2,9 @@
 // payment field must not be written into a browser.action.v1 (every breadcrumb is stored with its
 // history). The runner writes the action after the model chose it and before any browser sees it,
 // so it decides here, from what the browser already told it: the page context marks such fields
-// `[secret]` in its snapshot and `secret: true` in `dom.interactiveElements`, and so do snapshots the
-// agent took during the task. A selector or a known element name that says password, one-time code
+// `[secret]` in its snapshot and `secret: true` in `dom.interactiveElements` and in the pcd's form
+// fields, and so do snapshots the agent took during the task and the results of query, details and a
+// stale ref's candidates. A selector or a known element name that says password, one-time code
 // or card data counts too. The extension refuses the same fields when it runs an action (the last
 // line, for a field the runner could not recognise).
 
@@ -23,6 +24,35 @@ export interface SecretKnowledge {
   names: Map<string, string>;
 }
 
+/** How deep and how many values of a result are looked through for `{ref, secret: true}`. */
+const MAX_SCAN_DEPTH = 8;
+const MAX_SCAN_VALUES = 5_000;
+
+/**
+ * Refs a result marks secret as data: `query` answers, `details` (a form's fields), the candidates of a
+ * stale ref and the pcd all say `{"ref": "e5", "secret": true}` rather than a snapshot line.
+ */
+function secretRefsIn(value: unknown, refs: Set<string>): void {
+  let budget = MAX_SCAN_VALUES;
+  const walk = (v: unknown, depth: number): void => {
+    if (budget-- <= 0 || depth > MAX_SCAN_DEPTH || v === null || typeof v !== "object") return;
+    if (Array.isArray(v)) return v.forEach((x) => walk(x, depth + 1));
+    const o = v as Record<string, unknown>;
+    if (typeof o.ref === "string" && o.secret === true) refs.add(o.ref);
+    for (const x of Object.values(o)) walk(x, depth + 1);
+  };
+  walk(value, 0);
+}
+
+function parsedJson(text: string): unknown {
+  if (!text.includes('"secret":true')) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** What the runner knows about fields: page contexts (raw) and the texts of earlier results. */
 export function secretKnowledge(contexts: Array<Record<string, unknown>>, texts: string[]): SecretKnowledge {
   const refs = new Set<string>();
@@ -30,6 +60,7 @@ export function secretKnowledge(contexts: Array<Record<string, unknown>>, texts:
   const scan = (text: unknown) => {
     if (typeof text !== "string") return;
     for (const m of text.matchAll(SECRET_REF)) refs.add(m[1]!);
+    secretRefsIn(parsedJson(text), refs);
   };
   for (const c of contexts) {
     const dom = c.dom as { interactiveElements?: Record<string, { name?: unknown; secret?: unknown }> } | undefined;
@@ -38,6 +69,7 @@ export function secretKnowledge(contexts: Array<Record<string, unknown>>, texts:
       if (typeof info?.name === "string") names.set(ref, info.name);
     }
     scan((c.snapshot as { text?: unknown } | undefined)?.text);
+    secretRefsIn(c.pcd, refs);
   }
   for (const t of texts) scan(t);
   return { refs, names };

@@ -38,8 +38,11 @@ export function outputKey(
   return `${base}:s${step}:${n}`;
 }
 
-/** A browser result as the model reads it in a tool message. */
+/**
+ * A browser result as the model reads it in a tool message: with `rebound` and the new `ref` when the
+ * page had re-rendered the element, and the `candidates` of a stale ref (docs/agents.md, "Perception").
+ */
 export function resultText(result: Record<string, unknown>): string {
-  const { status, code, message, data, observation } = result;
-  return JSON.stringify({ status, code, message, data, observation });
+  const { status, code, message, data, rebound, ref, candidates, observation } = result;
+  return JSON.stringify({ status, code, message, data, rebound, ref, candidates, observation });
 }

@@ -30,13 +30,15 @@ export { validateLlmHints, MAX_TRANSFORMS } from "./llm-view/llm-hints-validate.
 export { mergeHints } from "./llm-view/llm-hints-merge.ts";
 export { hintsForBreadcrumb, renderLlmView, VIEW_UNITS, TRANSFORMS_UNITS, TRANSFORM_UNITS, TRANSFORMS_DEADLINE_MS, TRANSFORM_DEADLINE_MS, type LlmViewInput } from "./llm-view/llm-view.ts";
 export { MAX_TEMPLATE_ITERATIONS, MAX_TEMPLATE_OUTPUT, MAX_LOOP_NESTING } from "./lang/template-budget.ts";
-export { compileSafeRegex, MAX_REGEX_LENGTH, type SafeRegex } from "./selector/regex.ts";
+export { compileSafeRegex, MAX_REGEX_LENGTH, ALLOWED_REGEX_FLAGS, type SafeRegex } from "./selector/regex.ts";
 export { BUILTIN_HINTS, PAGE_CONTEXT_DEFAULT_HINTS, builtinHintsFor } from "./llm-view/default-hints.ts";
 export { templateCacheStats, clearTemplateCache } from "./lang/template-engine.ts";
 export { TEMPLATE_HELPERS } from "./lang/template-helpers.ts";
 
 export * from "./contract/page-context-schema.ts";
 export * from "./contract/browser-action-schema.ts";
+export * from "./contract/pcd-schema.ts";
+export * from "./contract/token-estimate.ts";
 export * from "./contract/action-result-schema.ts";
 export * from "./contract/task-cancel-schema.ts";
 export * from "./contract/agent-schemas.ts";

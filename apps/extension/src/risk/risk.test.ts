@@ -76,6 +76,8 @@ describe("assessRisk", () => {
     });
     expect(assessRisk({ action: "click", pageUrl: page, target: button("Show details") })).toMatchObject({ risk: "medium", sentence: "Click button 'Show details' on www.example.com" });
     expect(assessRisk({ action: "snapshot", pageUrl: page }).risk).toBe("low");
+    // query and details only read: no confirmation, like snapshot and get.
+    for (const action of ["query", "details"]) expect(assessRisk({ action, pageUrl: page, target: button("Delete my account") }).risk, action).toBe("low");
   });
 
   it("the writer's risk raises, never lowers", () => {

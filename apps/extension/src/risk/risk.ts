@@ -1,3 +1,4 @@
+import { READ_ACTIONS } from "@crumbs/schemas/action-names";
 import { hostOfUrl, siteOf } from "./site.ts";
 
 // How risky an action is, decided in the browser from what it will do to the actual element, and
@@ -93,7 +94,6 @@ export interface Assessment {
   site: string;
 }
 
-const READS = new Set(["snapshot", "extract", "get", "is", "wait_for", "tab_list", "hover", "scroll", "focus"]);
 const RANK: Record<Risk, number> = { low: 0, medium: 1, high: 2 };
 
 const q = (s: string) => `'${s.length > 60 ? `${s.slice(0, 59)}…` : s}'`;
@@ -178,7 +178,7 @@ export function assessRisk(d: ActionDescription): Assessment {
         if (t && isDestructiveName(t.name)) return high("destructive", `${d.action === "check" ? "Check" : "Uncheck"} ${label(t)} on ${on}`, site);
         return { risk: "medium", sentence: plain, site };
       default:
-        return { risk: READS.has(d.action) ? "low" : "medium", sentence: plain, site };
+        return { risk: READ_ACTIONS.has(d.action) ? "low" : "medium", sentence: plain, site };
     }
   })();
   // The writer may ask for more caution than the page shows, never for less.

@@ -1,4 +1,4 @@
-import type { ActionErrorCode } from "@crumbs/schemas/action-result";
+import type { ActionErrorCode, RefCandidate } from "@crumbs/schemas/action-result";
 
 // The error codes are the contract's, from the light subpath of @crumbs/schemas (no template engine in the bundle).
 export { actionErrorCodeSchema, type ActionErrorCode } from "@crumbs/schemas/action-result";
@@ -9,6 +9,8 @@ export class ActionError extends Error {
   constructor(
     readonly code: ActionErrorCode,
     message: string,
+    /** Elements that could be meant (a stale ref, an ambiguous selector): the agent picks one by ref. */
+    readonly candidates?: RefCandidate[],
   ) {
     super(message);
   }

@@ -1,5 +1,6 @@
 import * as z from "@crumbs/schemas/zod-mini";
 import { BROWSER_ACTIONS } from "@crumbs/schemas/browser-action";
+import { refCandidateSchema } from "@crumbs/schemas/action-result";
 import { actionErrorCodeSchema } from "./action-error.ts";
 import { guardSchema } from "./guard.ts";
 import { assessmentSchema } from "./content-messages.ts";
@@ -25,6 +26,10 @@ export const executeResultSchema = z.object({
   code: z.optional(actionErrorCodeSchema),
   /** The action did not run: it waits for the user's confirmation of this. */
   confirm: z.optional(assessmentSchema),
+  /** The ref's element had been replaced by the page: the action ran on this one (refs that heal). */
+  rebound: z.optional(z.object({ ref: z.string() })),
+  /** A stale ref or an ambiguous selector: the elements that could be meant now. */
+  candidates: z.optional(z.array(refCandidateSchema)),
 });
 export type ExecuteResult = z.infer<typeof executeResultSchema>;
 

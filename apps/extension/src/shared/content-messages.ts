@@ -1,4 +1,6 @@
 import * as z from "@crumbs/schemas/zod-mini";
+import { refCandidateSchema } from "@crumbs/schemas/action-result";
+import { pcdSchema } from "@crumbs/schemas/pcd";
 import { snapshotOptionsSchema } from "../snapshot/snapshot.ts";
 import { framePlaceholderSchema, virtualNodeSchema } from "../snapshot/virtual-node.ts";
 import { actionErrorCodeSchema } from "./action-error.ts";
@@ -30,11 +32,18 @@ export const contentRequestSchema = z.discriminatedUnion("kind", [
     guard: z.optional(guardSchema),
   }),
   z.object({ kind: z.literal("clear-highlight") }),
+  /** A role selector's `frame` step: which iframe of this document it names (answers a probe token). */
+  z.object({ kind: z.literal("find-frame"), name: z.string().check(z.minLength(1), z.maxLength(200)) }),
+  /** The probe token this frame last got from its parent. */
+  z.object({ kind: z.literal("probe") }),
 ]);
 export type ContentRequest = z.input<typeof contentRequestSchema>;
 
+/** The ref an action named had been replaced by the page; the action ran on this one (content/dom/refs.ts). */
+const reboundSchema = z.object({ from: z.string(), ref: z.string() });
+
 export const contentResponseSchema = z.discriminatedUnion("ok", [
-  z.object({ ok: z.literal(true), doc_id: z.string(), data: z.unknown() }),
+  z.object({ ok: z.literal(true), doc_id: z.string(), data: z.unknown(), rebound: z.optional(reboundSchema) }),
   z.object({
     ok: z.literal(false),
     doc_id: z.string(),
@@ -42,6 +51,8 @@ export const contentResponseSchema = z.discriminatedUnion("ok", [
     message: z.string(),
     /** Set when the action waits for the user's confirmation. */
     confirm: z.optional(assessmentSchema),
+    /** A stale ref or an ambiguous selector: what could be meant now. */
+    candidates: z.optional(z.array(refCandidateSchema)),
   }),
 ]);
 export type ContentResponse = z.infer<typeof contentResponseSchema>;
@@ -65,5 +76,9 @@ export const snapshotReplySchema = z.object({
   frames: z.array(framePlaceholderSchema),
   /** The token this frame last got from its parent: tells the worker which iframe element it is. */
   probe: z.optional(z.string()),
+  /** The page capability descriptor, when asked for and built here (a frame without child frames). */
+  pcd: z.optional(pcdSchema),
+  /** Time spent building the pcd from the walk, ms. */
+  pcd_ms: z.optional(z.number()),
 });
 export type SnapshotReply = z.infer<typeof snapshotReplySchema>;

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { renderSnapshot } from "./snapshot.ts";
-import { estimateTokens } from "./tokens.ts";
+import { estimateTokens } from "@crumbs/schemas/tokens";
 import type { VirtualNode } from "./virtual-node.ts";
 
 function resultsPage(items: number, vpOf: (i: number) => number = (i) => (i < 10 ? 0 : i * 40)): VirtualNode {

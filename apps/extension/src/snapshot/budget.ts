@@ -1,6 +1,6 @@
 import type { DisplayNode, DisplayOptions } from "./display.ts";
 import { formatLine } from "./render.ts";
-import { tokensToChars } from "./tokens.ts";
+import { tokensToChars } from "@crumbs/schemas/tokens";
 
 export const DEFAULT_MAX_TOKENS = 4000;
 /** A run of more siblings than this, mostly of one role, is summarised when the page is over budget. */

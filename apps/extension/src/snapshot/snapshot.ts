@@ -1,7 +1,7 @@
 import * as z from "@crumbs/schemas/zod-mini";
 import { applyBudget, DEFAULT_MAX_TOKENS, filterViewport, noteLine } from "./budget.ts";
 import { buildDisplay, countRefs, displayToTree, renderDisplay } from "./render.ts";
-import { estimateTokens } from "./tokens.ts";
+import { estimateTokens } from "@crumbs/schemas/tokens";
 import type { VirtualNode } from "./virtual-node.ts";
 
 /** Snapshot options as commands give them (snake_case, like every bus payload). */
@@ -11,6 +11,8 @@ export const snapshotOptionsSchema = z.object({
   root_ref: z.optional(z.string().check(z.minLength(1))),
   include_boxes: z._default(z.boolean(), false),
   format: z._default(z.enum(["text", "json"]), "text"),
+  /** Also build the page capability descriptor from the same walk (the page context asks for it). */
+  pcd: z._default(z.boolean(), false),
 });
 export type SnapshotOptions = z.infer<typeof snapshotOptionsSchema>;
 export type SnapshotOptionsInput = z.input<typeof snapshotOptionsSchema>;

@@ -39,6 +39,8 @@ export const virtualNodeSchema = z.object({
   /** Text of a "text" node. */
   text: z.optional(z.string()),
   value: z.optional(z.string()),
+  /** An input's, button's or text area's type (email, password, submit, textarea, ...): not printed, read by the pcd and query. */
+  type: z.optional(z.string()),
   href: z.optional(z.string()),
   states: z.optional(statesSchema),
   box: z.optional(boxSchema),

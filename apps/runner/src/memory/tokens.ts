@@ -1,10 +1,6 @@
-// The runner's token unit: about four characters a token, the same rule as the extension's snapshot
-// budget. It only has to be stable and a little generous, not exact: it decides how much history fits.
-const CHARS_PER_TOKEN = 4;
-
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / CHARS_PER_TOKEN);
-}
+// The runner's token unit is the one of @crumbs/schemas (four characters a token), the same as the
+// extension's snapshot budget; it only decides how much history fits.
+export { estimateTokens } from "@crumbs/schemas";
 
 /** `text` cut to at most `max` characters, marked when cut. */
 export function cut(text: string, max: number): string {

@@ -23,6 +23,20 @@ export const observationSchema = z.looseObject({
 });
 
 const id = z.string().check(z.minLength(1), z.maxLength(200));
+const elementRef = z.string().check(z.regex(/^[A-Za-z0-9_:-]{1,64}$/));
+
+/** At most this many candidates come back with a `stale_ref`. */
+export const MAX_REF_CANDIDATES = 8;
+
+/** An element the page offers now in place of a ref that went stale: act on one by its ref. */
+export const refCandidateSchema = z.object({
+  ref: elementRef,
+  role: z.string().check(z.maxLength(64)),
+  name: z.string().check(z.maxLength(200)),
+  /** A password, one-time-code or payment field: agents may not type into it. */
+  secret: z.optional(z.boolean()),
+});
+export type RefCandidate = z.infer<typeof refCandidateSchema>;
 
 export const actionResultContextSchema = z
   .looseObject({
@@ -32,7 +46,18 @@ export const actionResultContextSchema = z
     code: z.optional(actionErrorCodeSchema),
     message: z.optional(z.string().check(z.maxLength(10_000))),
     data: z.optional(z.unknown()),
+    /**
+     * The ref's element had been replaced by the page (a re-render) and the action ran on the one
+     * element with the same role, name and place; `ref` is that element's ref now.
+     */
+    rebound: z.optional(z.boolean()),
+    ref: z.optional(elementRef),
+    /** With `stale_ref` or an ambiguous selector: the elements that could be meant now, to pick one by ref without a new snapshot. */
+    candidates: z.optional(z.array(refCandidateSchema).check(z.maxLength(MAX_REF_CANDIDATES))),
     observation: observationSchema,
   })
-  .check(z.refine((r) => r.status === "ok" || r.code !== undefined, { message: "an error result needs a code", path: ["code"] }));
+  .check(
+    z.refine((r) => r.status === "ok" || r.code !== undefined, { message: "an error result needs a code", path: ["code"] }),
+    z.refine((r) => !r.rebound || r.ref !== undefined, { message: "a rebound result names the new ref", path: ["ref"] }),
+  );
 export type ActionResultContext = z.infer<typeof actionResultContextSchema>;

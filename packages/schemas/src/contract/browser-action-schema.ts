@@ -1,33 +1,14 @@
 import * as z from "./zod-mini.ts";
+import { BROWSER_ACTIONS } from "./action-names.ts";
+import { roleSelectorSchema } from "./role-selector-schema.ts";
+
+export * from "./role-selector-schema.ts";
 
 // The params of each browser action. The runner turns each schema into the parameters of an LLM
 // tool (`browser_<action>`) with z.toJSONSchema, so every field carries a description for the model.
 // Written with zod/mini (./zod-mini.ts): the extension bundles these schemas.
 
-export const BROWSER_ACTIONS = [
-  "snapshot",
-  "click",
-  "dblclick",
-  "fill",
-  "type",
-  "press",
-  "hover",
-  "focus",
-  "check",
-  "uncheck",
-  "select",
-  "scroll",
-  "submit",
-  "wait_for",
-  "extract",
-  "get",
-  "is",
-  "open",
-  "tab_new",
-  "tab_list",
-  "tab_switch",
-  "tab_close",
-] as const;
+export { BROWSER_ACTIONS, READ_ACTIONS } from "./action-names.ts";
 export const browserActionSchema = z.enum(BROWSER_ACTIONS);
 export type BrowserAction = z.infer<typeof browserActionSchema>;
 
@@ -42,21 +23,6 @@ export const refSchema = described(
   z.string().check(z.regex(/^[A-Za-z0-9_:-]{1,64}$/)),
   "Element ref from the latest snapshot, e.g. e12 (f1e3 inside an iframe)",
 );
-
-export const roleSelectorSchema = z.union([
-  described(
-    z.strictObject({
-      role: described(text(1, 64), "ARIA role, e.g. button, link, textbox, checkbox"),
-      name: described(z.optional(z.string().check(z.maxLength(500))), "Accessible name (substring, case-insensitive unless exact)"),
-      exact: described(z.optional(z.boolean()), "Match the accessible name exactly"),
-      nth: described(z.optional(integer(0)), "0-based index among the matches"),
-    }),
-    "Element by role and accessible name",
-  ),
-  described(z.strictObject({ text: described(text(1, 500), "Visible text of the element") }), "Element by visible text"),
-  described(z.strictObject({ css: described(text(1, 1000), "CSS selector (last resort)") }), "Element by CSS"),
-]);
-export type RoleSelector = z.infer<typeof roleSelectorSchema>;
 
 const target = {
   ref: z.optional(refSchema),
@@ -168,6 +134,22 @@ export const isParamsSchema = described(
   "Test a state of an element",
 );
 
+/** At most this many answers from one `query`; the content script's index and query are bounded too. */
+export const MAX_QUERY_RESULTS = 20;
+
+export const queryParamsSchema = described(
+  z.object({
+    query: described(text(1, 200), "What to find, in words: 'the checkout button', 'email field', 'search box'"),
+    limit: described(z.optional(integer(1, MAX_QUERY_RESULTS)), "How many answers, best first (default 5)"),
+  }),
+  "Search the page's elements by words; answers refs with role, name and why they match, best first. Read-only.",
+);
+
+export const detailsParamsSchema = described(
+  z.object(target).check(z.refine(needsTarget, targetMessage)),
+  "Details of one element: role, name, states, value (never of a secret field), nearby text, its form with its fields or its collection. Read-only.",
+);
+
 /** A bare host with an optional path ("example.com/docs"): what people type; it means https. */
 const BARE_HOST = /^[\w-]+(\.[\w-]+)+(:\d+)?(\/.*)?$/;
 
@@ -208,6 +190,8 @@ export const actionParamsSchemas = {
   extract: extractParamsSchema,
   get: getParamsSchema,
   is: isParamsSchema,
+  query: queryParamsSchema,
+  details: detailsParamsSchema,
   open: described(z.object({ url: urlString }), "Navigate the tab to a URL"),
   tab_new: described(
     z.object({ url: z.optional(urlString), active: described(z.optional(z.boolean()), "Switch to it (default true)") }),

@@ -85,7 +85,7 @@ describe("validateContext", () => {
 
 describe("browser actions", () => {
   it("lists the contract's actions, each with a params schema", () => {
-    expect(BROWSER_ACTIONS).toHaveLength(22);
+    expect(BROWSER_ACTIONS).toHaveLength(24);
     expect(Object.keys(actionParamsSchemas).sort()).toEqual([...BROWSER_ACTIONS].sort());
   });
   it("accepts well-formed params", () => {

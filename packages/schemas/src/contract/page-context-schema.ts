@@ -1,8 +1,10 @@
 import { z } from "zod";
+import { pcdSchema } from "./pcd-schema.ts";
 
 // browser.page.context.v1: the reference page context's fields (fixtures/page-context-example.ts)
-// plus the text snapshot. Only url, domain and title are required so the extension's first
-// "Loading..." version is valid; the rest is typed when present.
+// plus the text snapshot and the page capability descriptor (`pcd`, ./pcd-schema.ts). Only url,
+// domain and title are required so the extension's first "Loading..." version is valid; the rest is
+// typed when present.
 // Every object is loose: extra fields are kept.
 
 export const viewportSchema = z.looseObject({
@@ -52,5 +54,6 @@ export const pageContextSchema = z.looseObject({
     })
     .optional(),
   snapshot: pageSnapshotSchema.optional(),
+  pcd: z.optional(pcdSchema),
 });
 export type PageContext = z.infer<typeof pageContextSchema>;

@@ -4,7 +4,10 @@ import type { LlmHints } from "./llm-hints-schema.ts";
 
 /**
  * browser.page.context.v1: merge keeps the context, including `snapshot` (the text a model acts
- * on by ref); the DOM hash map and the browser's session ids are noise for a model.
+ * on by ref) and `pcd` (what the page offers, compact); the DOM hash map and the browser's session
+ * ids are noise for a model. A writer that sends the same facts twice says which copy to hide in
+ * its own hints, as the extension does (seed-page-hints.ts): these defaults serve every writer,
+ * also one that sends only `content` and `dom`.
  */
 export const PAGE_CONTEXT_DEFAULT_HINTS: LlmHints = {
   mode: "merge",
@@ -12,7 +15,7 @@ export const PAGE_CONTEXT_DEFAULT_HINTS: LlmHints = {
     summary: {
       type: "template",
       template:
-        "The user is viewing '{{context.title}}' at {{context.domain}}. The page has {{count context.content.headings}} sections and {{count context.content.links}} links.{{#if context.snapshot}} The snapshot lists {{context.snapshot.refs}} elements that can be acted on by ref.{{/if}}",
+        "The user is viewing '{{context.title}}' at {{context.domain}}. The page has {{count context.content.headings}} sections and {{count context.content.links}} links.{{#if context.snapshot}} The snapshot lists {{context.snapshot.refs}} elements that can be acted on by ref.{{/if}}{{#if context.pcd}} The pcd sums up what the page offers (login state {{context.pcd.loginState}}; its refs are the snapshot's).{{/if}}",
     },
   },
   exclude: ["dom.map", "session.extensionId", "session.tabId", "session.windowId"],

@@ -28,28 +28,37 @@ const crumb = (context: Record<string, unknown>, llm_hints?: LlmHints, schema_na
 describe("the reference page context", () => {
   const view = renderLlmView(pageCrumb);
 
-  it("has the transform outputs", () => {
-    expect(view.summary).toBe("The user is viewing 'RCRT Documentation' at github.com. The page has 3 sections and 2 links.");
-    expect(view.interactive_summary).toBe("There are 4 interactive elements on this page that the user can click or interact with.");
-    expect(view.page_text).toBe(SEED_PAGE_CONTEXT_EXAMPLE.content.mainText);
-    expect(view.page_structure).toEqual({
-      headings: ["Introduction", "Architecture", "Quick Start"],
-      key_links: SEED_PAGE_CONTEXT_EXAMPLE.content.links,
-      forms_present: true,
-    });
+  it("has the built-in summary", () => {
+    expect(view.summary).toBe(
+      "The user is viewing 'RCRT Documentation' at github.com. The page has 3 sections and 2 links. The snapshot lists 4 elements that can be acted on by ref.",
+    );
   });
 
-  it("keeps the context's fields, the snapshot text included", () => {
+  it("keeps each fact once: the snapshot for the text and what can be acted on, no content or dom copies", () => {
     expect(view.url).toBe("https://github.com/rcrt/docs");
     expect(view.domain).toBe("github.com");
-    expect(view.content).toEqual(SEED_PAGE_CONTEXT_EXAMPLE.content);
-    expect(view.meta).toEqual(SEED_PAGE_CONTEXT_EXAMPLE.meta);
     expect((view.snapshot as { text: string }).text).toContain('- button "Search" [ref=e4]');
+    expect(view.content).toBeUndefined();
+    expect(view.dom).toBeUndefined();
+    expect(view.favicon).toBeUndefined();
+    expect(view.meta).toEqual({ description: SEED_PAGE_CONTEXT_EXAMPLE.meta.description, keywords: SEED_PAGE_CONTEXT_EXAMPLE.meta.keywords });
+    for (const gone of ["interactive_summary", "page_text", "page_structure"]) expect(view[gone], gone).toBeUndefined();
+  });
+
+  it("shows the pcd when the context has one", () => {
+    const pcd = { url: "https://github.com/rcrt/docs", origin: "https://github.com", title: "RCRT Documentation", loginState: "out", landmarks: [], actions: [], forms: [], collections: [] };
+    const v = renderLlmView({ ...pageCrumb, context: { ...structuredClone(SEED_PAGE_CONTEXT_EXAMPLE), pcd } });
+    expect(v.pcd).toEqual(pcd);
+    expect(v.summary).toMatch(/The pcd sums up what the page offers \(login state out/);
+  });
+
+  it("a writer's own hints bring a hidden fact back under a name of their own", () => {
+    const v = renderLlmView({ ...pageCrumb, llm_hints: { transform: { page_text: { type: "extract", value: "$.content.mainText" } } } });
+    expect(v.page_text).toBe(SEED_PAGE_CONTEXT_EXAMPLE.content.mainText);
+    expect(v.content).toBeUndefined();
   });
 
   it("drops dom.map, the session ids and the hints themselves", () => {
-    expect((view.dom as Record<string, unknown>).map).toBeUndefined();
-    expect((view.dom as Record<string, unknown>).interactiveElements).toBeDefined();
     expect(view.session).toEqual({ userId: SEED_PAGE_CONTEXT_EXAMPLE.session.userId, capturedAt: SEED_PAGE_CONTEXT_EXAMPLE.session.capturedAt });
     expect(view.llm_hints).toBeUndefined();
     const text = JSON.stringify(view);
@@ -58,8 +67,8 @@ describe("the reference page context", () => {
   });
 
   it("is a fresh object: the breadcrumb is not modified", () => {
-    (view.content as { headings: string[] }).headings.push("mutated");
-    expect((pageCrumb.context.content as { headings: string[] }).headings).toHaveLength(3);
+    (view.snapshot as { text: string }).text = "mutated";
+    expect((pageCrumb.context.snapshot as { text: string }).text).toContain("Introduction");
   });
 
   it("without the reference hints, the built-in defaults still summarise and hide the noise", () => {
@@ -69,6 +78,7 @@ describe("the reference page context", () => {
       "The user is viewing 'RCRT Documentation' at github.com. The page has 3 sections and 2 links. The snapshot lists 4 elements that can be acted on by ref.",
     );
     expect((v.dom as Record<string, unknown>).map).toBeUndefined();
+    expect(v.content).toEqual(SEED_PAGE_CONTEXT_EXAMPLE.content);
     expect(v.snapshot).toEqual(SEED_PAGE_CONTEXT_EXAMPLE.snapshot);
   });
 

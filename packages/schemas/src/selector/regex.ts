@@ -1,4 +1,5 @@
 import { RE2JS } from "re2js";
+import { ALLOWED_REGEX_FLAGS, MAX_REGEX_LENGTH } from "../contract/regex-limits.ts";
 
 // `matches` patterns come from untrusted selectors and run on every event. They run on RE2
 // semantics (re2js, pure JavaScript, so the API, the SDK, the runner and a browser all run the
@@ -6,8 +7,7 @@ import { RE2JS } from "re2js";
 // backreferences and no lookaround (they are what makes backtracking engines exponential), so
 // patterns using them are refused when the selector is given, as are patterns that do not parse.
 
-export const MAX_REGEX_LENGTH = 512;
-export const ALLOWED_REGEX_FLAGS = /^[imsu]*$/;
+export { ALLOWED_REGEX_FLAGS, MAX_REGEX_LENGTH };
 
 export interface SafeRegex {
   readonly source: string;

@@ -32,13 +32,13 @@ async function sendOnce(tabId: number, frameId: number, req: ContentRequest): Pr
   return chrome.tabs.sendMessage(tabId, req, { frameId });
 }
 
-/** One request to one frame's content script; resolves to `{data, docId}` or throws ActionError. */
+/** One request to one frame's content script; resolves to `{data, docId, rebound?}` or throws ActionError. */
 export async function sendToFrame(
   tabId: number,
   frameId: number,
   req: ContentRequest,
   timeoutMs = DEFAULT_TIMEOUT_MS,
-): Promise<{ data: unknown; docId: string }> {
+): Promise<{ data: unknown; docId: string; rebound?: { from: string; ref: string } }> {
   const what = `the page (tab ${tabId}, frame ${frameId})`;
   let raw: unknown;
   try {
@@ -51,6 +51,6 @@ export async function sendToFrame(
   const parsed = contentResponseSchema.safeParse(raw);
   if (!parsed.success) throw new ActionError("not_found", `${what} gave no usable answer`);
   const res = parsed.data;
-  if (!res.ok) throw res.confirm ? new NeedsConfirmation(res.confirm) : new PageRefusal(res.code, res.message);
-  return { data: res.data, docId: res.doc_id };
+  if (!res.ok) throw res.confirm ? new NeedsConfirmation(res.confirm) : new PageRefusal(res.code, res.message, res.candidates);
+  return { data: res.data, docId: res.doc_id, ...(res.rebound ? { rebound: res.rebound } : {}) };
 }

@@ -1,29 +1,32 @@
 import { NeedsConfirmation, isActionError } from "../../shared/action-error.ts";
 import { type Command, commandSchema, type ExecuteResult } from "../../shared/command.ts";
 import { isRestrictedUrl, targetTab } from "./active-tab.ts";
-import { runElementAction } from "./element-action.ts";
+import { runElementAction, type ElementActionResult } from "./element-action.ts";
 import { runSnapshot } from "./snapshot.ts";
 import { handleTabCommand, isTabCommand } from "./tabs.ts";
 import { ActionError } from "../../shared/action-error.ts";
 
-async function run(cmd: Command): Promise<unknown> {
+async function run(cmd: Command): Promise<ElementActionResult> {
   // Tab commands, and waits for a URL that may survive a full navigation, run in the worker:
   // a content script dies with its page. The worker hands the page-side part of a wait back here.
   if (isTabCommand(cmd)) {
-    return handleTabCommand(cmd, {
+    const data = await handleTabCommand(cmd, {
       runInPage: async (c) =>
-        runElementAction(await targetTab(c.tab_id), {
-          type: "wait_for",
-          params: (c.params ?? {}) as Record<string, unknown>,
-          tab_id: c.tab_id,
-        }),
+        (
+          await runElementAction(await targetTab(c.tab_id), {
+            type: "wait_for",
+            params: (c.params ?? {}) as Record<string, unknown>,
+            tab_id: c.tab_id,
+          })
+        ).data,
     });
+    return { data };
   }
   const tab = await targetTab(cmd.tab_id);
   if (isRestrictedUrl(tab.url)) {
     throw new ActionError("blocked_by_policy", `extensions cannot read or act on ${tab.url}`);
   }
-  if (cmd.type === "snapshot") return runSnapshot(tab, cmd.params);
+  if (cmd.type === "snapshot") return { data: await runSnapshot(tab, cmd.params) };
   return runElementAction(tab, cmd);
 }
 
@@ -37,11 +40,11 @@ export async function execute(input: unknown): Promise<ExecuteResult> {
     return { success: false, code: "invalid_params", error: `invalid command: ${parsed.error.message}` };
   }
   try {
-    const data = await run(parsed.data);
-    return data === undefined ? { success: true } : { success: true, data };
+    const { data, rebound } = await run(parsed.data);
+    return { success: true, ...(data === undefined ? {} : { data }), ...(rebound ? { rebound: { ref: rebound } } : {}) };
   } catch (e) {
     if (e instanceof NeedsConfirmation) return { success: false, code: e.code, error: e.message, confirm: e.assessment };
-    if (isActionError(e)) return { success: false, code: e.code, error: e.message };
+    if (isActionError(e)) return { success: false, code: e.code, error: e.message, ...(e.candidates?.length ? { candidates: e.candidates } : {}) };
     return { success: false, code: "not_actionable", error: e instanceof Error ? e.message : String(e) };
   }
 }

@@ -3,6 +3,8 @@ import { snapshotReplySchema, type SnapshotReply } from "../../shared/content-me
 import { renderSnapshot, snapshotOptionsSchema, type SnapshotOptions } from "../../snapshot/snapshot.ts";
 import { framePlaceholders, matchFrames, parseRef, prefixRefs, stitchFrames } from "../../snapshot/stitch.ts";
 import type { VirtualNode } from "../../snapshot/virtual-node.ts";
+import type { Pcd } from "@crumbs/schemas/pcd";
+import { buildPcd } from "../../perception/pcd.ts";
 import { sendToFrame } from "./content-client.ts";
 import { type DocIds, mergeDocIds } from "./doc-ids.ts";
 
@@ -41,7 +43,7 @@ async function fillFrames(
           const { data, docId } = await sendToFrame(
             tabId,
             f.frameId,
-            { kind: "snapshot", options: { ...opts, root_ref: undefined }, raw: true },
+            { kind: "snapshot", options: { ...opts, root_ref: undefined, pcd: false }, raw: true },
             FRAME_TIMEOUT_MS,
           );
           return { frameId: f.frameId, reply: snapshotReplySchema.parse(data), docId };
@@ -81,6 +83,9 @@ export interface SnapshotData {
   tree?: VirtualNode[];
   /** Time spent in the top frame's content script, ms (the part measured by the bench). */
   build_ms: number;
+  /** The page capability descriptor, when asked for (`pcd: true`), and the time it took from the walk. */
+  pcd?: Pcd;
+  pcd_ms?: number;
 }
 
 /**
@@ -107,11 +112,19 @@ export async function runSnapshot(tab: chrome.tabs.Tab, params: unknown): Promis
   docs[String(frameId)] = docId;
   const reply: SnapshotReply = snapshotReplySchema.parse(data);
   let rendered = reply.rendered;
+  let pcd = reply.pcd;
+  let pcdMs = reply.pcd_ms;
   if (!rendered) {
     const own = prefixRefs(reply.tree ?? { role: "generic" }, frameId);
     const allFrames = (await chrome.webNavigation.getAllFrames({ tabId })) ?? [];
     const tree = await fillFrames(tabId, frameId, own, allFrames, opts, docs, 1);
     rendered = renderSnapshot(tree, opts);
+    if (opts.pcd) {
+      // The same stitched tree the text was rendered from, so the pcd's refs are the snapshot's.
+      const started = performance.now();
+      pcd = buildPcd(tree, { url: tab.url ?? reply.url, title: tab.title ?? reply.title });
+      pcdMs = performance.now() - started;
+    }
   }
   await mergeDocIds(tabId, docs);
   const result: SnapshotData = {
@@ -124,5 +137,9 @@ export async function runSnapshot(tab: chrome.tabs.Tab, params: unknown): Promis
     build_ms: Math.round(reply.build_ms * 100) / 100,
   };
   if (rendered.tree) result.tree = rendered.tree;
+  if (pcd) {
+    result.pcd = pcd;
+    result.pcd_ms = Math.round((pcdMs ?? 0) * 100) / 100;
+  }
   return result;
 }

@@ -1,5 +1,6 @@
 import * as z from "@crumbs/schemas/zod-mini";
 import { SEED_PAGE_CONTEXT_HINTS } from "@crumbs/schemas/seed-page-hints";
+import { pcdSchema } from "@crumbs/schemas/pcd";
 import { execute } from "../commands/execute.ts";
 import { fingerprint } from "./fingerprint.ts";
 import { interactiveElements } from "./interactive.ts";
@@ -7,17 +8,17 @@ import { pageInfoSchema, readPageInfo } from "./page-info.ts";
 import type { PageUpdate } from "./living-breadcrumb.ts";
 
 // One capture of a tab: the page context's fields (docs/extension.md, "The page context") read in
-// the page plus the text snapshot from the snapshot engine (the same crumbs.execute the bus uses),
-// shaped as the living breadcrumb's title, tags and context.
+// the page plus the text snapshot and the page capability descriptor (pcd) from one walk of the
+// snapshot engine (the same crumbs.execute the bus uses), shaped as the living breadcrumb's title,
+// tags and context. Its llm_hints are the reference ones: each fact once (seed-page-hints.ts).
 
-const snapshotDataSchema = z.object({ text: z.string(), refs: z.number(), tokens: z.number(), truncated: z.boolean() });
-
-/**
- * The reference page context's hints (SEED_PAGE_CONTEXT_HINTS), minus their `summary` (the built-in
- * one also counts the snapshot's refs). The built-in defaults already drop dom.map and the session ids.
- */
-const { summary: _seedSummary, ...seedTransforms } = SEED_PAGE_CONTEXT_HINTS.transform ?? {};
-export const PAGE_CONTEXT_HINTS = { ...SEED_PAGE_CONTEXT_HINTS, transform: seedTransforms };
+const snapshotDataSchema = z.object({
+  text: z.string(),
+  refs: z.number(),
+  tokens: z.number(),
+  truncated: z.boolean(),
+  pcd: z.optional(pcdSchema),
+});
 
 export interface CaptureInput {
   tab: chrome.tabs.Tab;
@@ -30,7 +31,7 @@ export async function capturePage({ tab, extensionId, owner, now = () => new Dat
   const tabId = tab.id!;
   const [injected] = await chrome.scripting.executeScript({ target: { tabId }, func: readPageInfo });
   const info = pageInfoSchema.parse(injected?.result);
-  const snap = await execute({ type: "snapshot", tab_id: tabId });
+  const snap = await execute({ type: "snapshot", tab_id: tabId, params: { pcd: true } });
   const snapshot = snap.success ? snapshotDataSchema.parse(snap.data) : undefined;
   const context = {
     ...info,
@@ -45,7 +46,9 @@ export async function capturePage({ tab, extensionId, owner, now = () => new Dat
     snapshot: snapshot
       ? { text: snapshot.text, refs: snapshot.refs, tokens: snapshot.tokens, truncated: snapshot.truncated }
       : { text: "", refs: 0, error: snap.error ?? "no snapshot" },
-    llm_hints: PAGE_CONTEXT_HINTS,
+    ...(snapshot?.pcd ? { pcd: snapshot.pcd } : {}),
+    // Without a snapshot the page's text and links are only in `content`: the built-in hints keep it.
+    ...(snapshot ? { llm_hints: SEED_PAGE_CONTEXT_HINTS } : {}),
   };
   return {
     title: `Browser: ${info.title || info.url}`.slice(0, 500),

@@ -216,7 +216,10 @@ export class ActionRunner {
 
   /** Updates the session's tabs after tab commands; filters tab_list to the tabs the agent may use. */
   private async afterExecute(entry: InboxEntry, scope: TabScope, result: ExecuteResult): Promise<Outcome> {
-    if (!result.success) return fail(result.code ?? "not_actionable", result.error ?? "failed");
+    if (!result.success) {
+      const failed = fail(result.code ?? "not_actionable", result.error ?? "failed");
+      return result.candidates?.length ? { ...failed, candidates: result.candidates } : failed;
+    }
     const data = result.data as Record<string, unknown> | undefined;
     scope = (await getScope(entry.session)) ?? scope;
     if (entry.action === "tab_new" && typeof data?.tab_id === "number") await setScope(entry.session, withOpened(scope, data.tab_id));
@@ -226,7 +229,8 @@ export class ActionRunner {
       const tabs = (data.tabs as Array<{ tab_id?: number }>).filter((t) => t.tab_id !== undefined && allows(scope, t.tab_id));
       return { status: "ok", data: { tabs, current_tab_id: scope.current } };
     }
-    return data === undefined ? { status: "ok" } : { status: "ok", data };
+    const rebound = result.rebound ? { rebound: true, ref: result.rebound.ref } : {};
+    return data === undefined ? { status: "ok", ...rebound } : { status: "ok", data, ...rebound };
   }
 
   private async finish(entry: InboxEntry, outcome: Outcome, tabId: number | undefined, before: { url: string } | undefined) {

@@ -14,3 +14,5 @@ import "./wait-for.ts";
 import "./extract.ts";
 import "./get.ts";
 import "./is.ts";
+import "./query.ts";
+import "./details.ts";

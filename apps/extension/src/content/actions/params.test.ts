@@ -5,7 +5,14 @@ import { actionParams, registeredActions } from "./registry.ts";
 
 // Whatever the bus accepts (actionParamsSchemas in @crumbs/schemas) the content script must accept too, with
 // the same meaning: these samples are valid there and must parse here.
-const target = [{ ref: "e3" }, { selector: { role: "button", name: "Save", exact: true, nth: 1 } }, { selector: { text: "Save" } }];
+const target = [
+  { ref: "e3" },
+  { selector: { role: "button", name: "Save", exact: true, nth: 1 } },
+  { selector: { text: "Save" } },
+  { selector: { role: "link", name: "^Product \\d+$", nameMode: "regex", within: { landmark: "main" } } },
+  { selector: { role: "checkbox", name: "agree", nameMode: "includes", states: { checked: false, disabled: false } } },
+  { selector: { role: "button", name: "Pay", nameMode: "exact", frame: ["Payment"] } },
+];
 const samples: Record<string, Record<string, unknown>[]> = {
   click: target,
   dblclick: target,
@@ -23,6 +30,8 @@ const samples: Record<string, Record<string, unknown>[]> = {
   extract: [{ ref: "e2" }, { selector: { css: "ul" }, fields: ["title", "url"], limit: 10 }],
   get: [{ what: "title" }, { ref: "e1", what: "attribute", name: "href" }, { ref: "e1", what: "html" }],
   is: [{ ref: "e1", state: "checked" }],
+  query: [{ query: "the checkout button" }, { query: "email field", limit: 10 }],
+  details: target,
 };
 
 describe("content params follow @crumbs/schemas", () => {

@@ -37,8 +37,11 @@ export function frameDocument(frame: Element): Document | null {
   }
 }
 
-/** Every element under `root`, in document order, entering open shadow roots and same-origin iframes. */
-export function* deepElements(root: Document | ShadowRoot | Element): Generator<Element> {
+/**
+ * Every element under `root`, in document order, entering open shadow roots and (unless `frames` is
+ * false: this document only) same-origin iframes.
+ */
+export function* deepElements(root: Document | ShadowRoot | Element, opts: { frames?: boolean } = {}): Generator<Element> {
   const start = isElement(root) ? [root] : Array.from(root.children);
   const stack: Element[] = start.reverse();
   while (stack.length) {
@@ -48,7 +51,7 @@ export function* deepElements(root: Document | ShadowRoot | Element): Generator<
     const shadow = el.shadowRoot;
     if (shadow) kids.push(...Array.from(shadow.children));
     kids.push(...Array.from(el.children));
-    const doc = frameDocument(el);
+    const doc = opts.frames === false ? null : frameDocument(el);
     if (doc?.documentElement) kids.push(doc.documentElement);
     for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
   }

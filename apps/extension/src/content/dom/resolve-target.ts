@@ -1,29 +1,36 @@
 import * as z from "@crumbs/schemas/zod-mini";
+import { LANDMARK_ALIASES, nameModeOf, roleTargetSchema, type RoleTarget } from "@crumbs/schemas/browser-action";
 import { ActionError } from "../../shared/action-error.ts";
-import { resolveRef } from "./refs.ts";
-import { deepElements, deepQueryAll } from "./deep-dom.ts";
+import { matchNames } from "../../perception/name-match.ts";
+import { candidateOf, resolveRef } from "./refs.ts";
+import { composedContains, deepElements, deepQueryAll } from "./deep-dom.ts";
+import { statesOf } from "./element-info.ts";
 import { nameOf, roleOf } from "./role-utils.ts";
-import { isVisible } from "./element-state.ts";
+import { checkedState, isEnabled, isVisible } from "./element-state.ts";
+import { compileNameRegex } from "./regex-engine.ts";
 
 // A target is a ref from the last snapshot or a selector (role + accessible name, visible text, or
-// css) re-resolved now. Refs fail closed: a removed or re-rendered element is `stale_ref`, never a
-// guess at a similar element.
+// css) re-resolved now. Refs heal only when certain (refs.ts); selectors that match several visible
+// elements without `nth` are an error that lists them, never a guess.
 
-/** The selector language: role and accessible name (as the snapshot prints them), visible text, or css. */
+const nth = z.optional(z.number().check(z.int(), z.gte(0)));
+
+/**
+ * The selector language: the contract's role form (name exact, includes or regex, states, within a
+ * landmark, nth; `frame` is resolved by the worker before the action reaches this frame), visible
+ * text, or css. Text and css also take `nth` here (the command form).
+ */
 export const roleSelectorSchema = z.union([
-  z.object({
-    role: z.string().check(z.minLength(1)),
-    name: z.optional(z.string()),
-    exact: z.optional(z.boolean()),
-    nth: z.optional(z.number().check(z.int(), z.gte(0))),
-  }),
-  z.object({ text: z.string().check(z.minLength(1)), nth: z.optional(z.number().check(z.int(), z.gte(0))) }),
-  z.object({ css: z.string().check(z.minLength(1)), nth: z.optional(z.number().check(z.int(), z.gte(0))) }),
+  roleTargetSchema,
+  z.object({ text: z.string().check(z.minLength(1)), nth }),
+  z.object({ css: z.string().check(z.minLength(1)), nth }),
 ]);
 export type RoleSelector = z.infer<typeof roleSelectorSchema>;
 
+/** At most this many matches are listed when a selector is ambiguous. */
+const MAX_LISTED = 8;
+
 export function resolveTarget(params: { ref?: string | undefined; selector?: RoleSelector | string | undefined }): Element {
-  // resolveRef fails closed: unknown, removed or re-rendered elements are stale_ref.
   if (params.ref !== undefined) return resolveRef(params.ref);
   if (params.selector !== undefined) return resolveSelector(params.selector);
   throw new ActionError("invalid_params", "give `ref` (from the last snapshot) or `selector`");
@@ -31,7 +38,13 @@ export function resolveTarget(params: { ref?: string | undefined; selector?: Rol
 
 export function describeSelector(sel: RoleSelector | string): string {
   if (typeof sel === "string") return `css "${sel}"`;
-  if ("role" in sel) return `role ${sel.role}${sel.name !== undefined ? ` named "${sel.name}"` : ""}`;
+  if ("role" in sel) {
+    const mode = nameModeOf(sel);
+    const name = sel.name === undefined ? "" : mode === "regex" ? ` named /${sel.name}/` : ` named "${sel.name}"`;
+    const states = sel.states ? ` ${JSON.stringify(sel.states)}` : "";
+    const within = sel.within ? ` in ${sel.within.landmark}${sel.within.name ? ` "${sel.within.name}"` : ""}` : "";
+    return `role ${sel.role}${name}${states}${within}`;
+  }
   if ("text" in sel) return `text "${sel.text}"`;
   return `css "${sel.css}"`;
 }
@@ -47,7 +60,7 @@ export function matchSelector(sel: RoleSelector | string, doc: Document = docume
       throw new ActionError("invalid_params", `"${css}" is not a valid CSS selector`);
     }
   } else if ("role" in sel) {
-    found = byRole(doc, sel.role.toLowerCase(), sel.name, sel.exact ?? false);
+    found = byRole(doc, sel);
   } else {
     found = byText(doc, sel.text);
   }
@@ -70,27 +83,64 @@ export function resolveSelector(sel: RoleSelector | string, doc: Document = docu
     if (!el) throw new ActionError("not_found", `${describeSelector(sel)} matches ${matches.length} elements; nth=${nth} is past the end (nth counts from 0)`);
     return el;
   }
-  if (matches.length > 1 && matches.filter(isVisible).length > 1) {
+  const visible = matches.filter(isVisible);
+  if (matches.length > 1 && visible.length > 1) {
+    const listed = visible.slice(0, MAX_LISTED).map(candidateOf);
     throw new ActionError(
       "invalid_params",
-      `${describeSelector(sel)} matches ${matches.length} elements; add nth (from 0) or a more exact name, or use a ref`,
+      `${describeSelector(sel)} matches ${visible.length} elements: ${listed.map((c) => `${c.ref} ${c.role} "${c.name}"`).join(", ")}` +
+        `${visible.length > listed.length ? ", ..." : ""}; act on one by its ref, or add nth (from 0), a more exact name, states or within`,
+      listed,
     );
   }
   return matches[0]!;
 }
 
-/** Names match case-insensitively, exact names before substrings; `exact` keeps case and needs the whole name. */
-function byRole(doc: Document, role: string, name: string | undefined, exactName: boolean): Element[] {
-  const withRole: Element[] = [];
-  for (const el of deepElements(doc)) if (roleOf(el) === role) withRole.push(el);
-  if (name === undefined) return withRole;
-  if (exactName) {
-    const whole = name.replace(/\s+/g, " ").trim();
-    return withRole.filter((el) => nameOf(el, role).replace(/\s+/g, " ").trim() === whole);
+function byRole(doc: Document, sel: RoleTarget): Element[] {
+  const role = sel.role.toLowerCase();
+  let found: Element[] = [];
+  for (const el of deepElements(doc)) if (roleOf(el) === role) found.push(el);
+  if (sel.within) {
+    const scopes = landmarks(doc, sel.within);
+    found = found.filter((el) => scopes.some((s) => s !== el && composedContains(s, el)));
   }
-  const wanted = norm(name);
-  const exact = withRole.filter((el) => norm(nameOf(el, role)) === wanted);
-  return exact.length ? exact : withRole.filter((el) => norm(nameOf(el, role)).includes(wanted));
+  const states = sel.states;
+  if (states) found = found.filter((el) => hasStates(el, role, states));
+  if (sel.name === undefined) return found;
+  const mode = nameModeOf(sel);
+  const regex = mode === "regex" ? compileNameRegex(sel.name) : undefined;
+  return matchNames(found.map((el) => nameOf(el, role)), sel.name, mode, regex).map((i) => found[i]!);
+}
+
+/** The landmarks `within` names; none on the page is an error that says so. */
+function landmarks(doc: Document, within: NonNullable<RoleTarget["within"]>): Element[] {
+  const role = LANDMARK_ALIASES[within.landmark];
+  const wanted = within.name?.replace(/\s+/g, " ").trim().toLowerCase();
+  const out: Element[] = [];
+  for (const el of deepElements(doc)) {
+    // An unnamed form element is a form to the user even where ARIA gives it no role.
+    const is = roleOf(el) === role || (role === "form" && el.localName === "form");
+    if (!is) continue;
+    if (wanted !== undefined && !nameOf(el, role).replace(/\s+/g, " ").trim().toLowerCase().includes(wanted)) continue;
+    out.push(el);
+  }
+  if (out.length === 0) {
+    throw new ActionError("not_found", `no ${within.landmark}${within.name ? ` named "${within.name}"` : ""} on the page; take a snapshot to see its landmarks`);
+  }
+  return out;
+}
+
+/** The states a selector asks for, as the snapshot prints them (element-info.ts); disabled includes a disabled ancestor. */
+function hasStates(el: Element, role: string, want: NonNullable<RoleTarget["states"]>): boolean {
+  const s = statesOf(el, el.localName, role) ?? {};
+  if (want.checked !== undefined && (checkedState(el) === true) !== want.checked) return false;
+  if (want.checked === false && checkedState(el) === "mixed") return false;
+  if (want.pressed !== undefined && (s.pressed === true) !== want.pressed) return false;
+  if (want.pressed === false && s.pressed === "mixed") return false;
+  if (want.disabled !== undefined && !isEnabled(el) !== want.disabled) return false;
+  if (want.expanded !== undefined && s.expanded !== want.expanded) return false;
+  if (want.selected !== undefined && (s.selected === true) !== want.selected) return false;
+  return true;
 }
 
 /**

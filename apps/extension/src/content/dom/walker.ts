@@ -3,7 +3,8 @@ import type { VirtualNode } from "../../snapshot/virtual-node.ts";
 import { accessibleName, normalizeText } from "./accessible-name.ts";
 import { hrefOf, isActionable, statesOf, valueOf } from "./element-info.ts";
 import { isSectioning, roleOf } from "./role-utils.ts";
-import { refFor } from "./refs.ts";
+import { refFor, rememberWalk, type WalkedRef } from "./refs.ts";
+import { ancestorsPlace, isItem, scopeOf } from "./place.ts";
 import {
   clippedAway,
   clipsOverflow,
@@ -29,12 +30,17 @@ interface Ctx {
   inSectioning: boolean;
   parentPointer: boolean;
   vp: number;
+  /** The innermost landmark or form around, and the collection item: where refs that heal place a ref (place.ts). */
+  scope: string;
+  item: Element | undefined;
 }
 
 interface Walk {
   opts: WalkOptions;
   vw: number;
   vh: number;
+  /** The refs this walk gave, for their anchors (refs that heal, refs.ts). */
+  refs: WalkedRef[];
 }
 
 const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head", "meta", "link", "title", "base", "br", "wbr"]);
@@ -128,6 +134,8 @@ function walkElement(el: Element, ctx: Ctx, w: Walk, out: VirtualNode[]): void {
     inSectioning: ctx.inSectioning || isSectioning(tag),
     parentPointer: style.cursor === "pointer",
     vp,
+    scope: scopeOf(el, baseRole) ?? ctx.scope,
+    item: isItem(baseRole) ? el : ctx.item,
   };
 
   let kids: VirtualNode[] = [];
@@ -174,8 +182,13 @@ function walkElement(el: Element, ctx: Ctx, w: Walk, out: VirtualNode[]): void {
   if (actionable) {
     const covered = vp === 0 && isCovered(el, rect, w.vw, w.vh);
     if (covered) node.states = { covered: true };
-    else node.ref = refFor(el);
+    else {
+      node.ref = refFor(el);
+      w.refs.push({ ref: node.ref, role: node.role, name, scope: ctx.scope, item: ctx.item });
+    }
   }
+  const type = typeOf(el, tag);
+  if (type) node.type = type;
   const states = statesOf(el, tag, node.role);
   if (states) node.states = { ...node.states, ...states };
   const value = node.role === "textbox" || node.role === "searchbox" || node.role === "combobox" || node.role === "slider" || node.role === "spinbutton" || editableRoot ? valueOf(el, tag) : undefined;
@@ -191,8 +204,11 @@ function walkElement(el: Element, ctx: Ctx, w: Walk, out: VirtualNode[]): void {
   if (name && NAME_FROM_CONTENT.has(node.role) && !hasActionOrHeading(kids)) kids = [];
   if ((tag === "img" || tag === "svg") && !name && !node.ref) return;
 
+  // An unnamed form has no role, but the pcd and query group its fields by it: it stays in the tree
+  // (the renderer still prints no line for it).
   const transparent =
     (node.role === "generic" || node.role === "none" || node.role === "presentation") &&
+    tag !== "form" &&
     !node.name &&
     !node.ref &&
     !node.states &&
@@ -206,12 +222,29 @@ function walkElement(el: Element, ctx: Ctx, w: Walk, out: VirtualNode[]): void {
   out.push(node);
 }
 
+/** What the pcd and query read about a control besides its role: an input's or button's type. */
+function typeOf(el: Element, tag: string): string | undefined {
+  if (tag === "input") return (el as HTMLInputElement).type;
+  if (tag === "button") return (el as HTMLButtonElement).type;
+  if (tag === "textarea" || tag === "select") return tag;
+  return undefined;
+}
+
 /** Walks the visible DOM from `root` (the body by default) into a plain VirtualNode tree. */
 export function walkDocument(doc: Document, root: Element | null, opts: WalkOptions = {}): VirtualNode {
+  const refs: Walk["refs"] = [];
+  const tree = walkTree(doc, root, opts, refs);
+  rememberWalk(refs);
+  return tree;
+}
+
+function walkTree(doc: Document, root: Element | null, opts: WalkOptions, refs: Walk["refs"]): VirtualNode {
   const view = doc.defaultView;
-  const w: Walk = { opts, vw: view?.innerWidth ?? 0, vh: view?.innerHeight ?? 0 };
+  const w: Walk = { opts, vw: view?.innerWidth ?? 0, vh: view?.innerHeight ?? 0, refs };
   const start = root ?? doc.body ?? doc.documentElement;
-  const ctx: Ctx = { clip: null, opacityZero: false, inSectioning: false, parentPointer: false, vp: 0 };
+  // A walk from root_ref starts below the page's top: its ancestors' place, as placeOf reads it.
+  const place = root ? ancestorsPlace(root) : { scope: "", item: undefined };
+  const ctx: Ctx = { clip: null, opacityZero: false, inSectioning: false, parentPointer: false, vp: 0, ...place };
   if (!start) return { role: "generic", tag: "body", vp: 0 };
   if (!root) {
     const children: VirtualNode[] = [];

@@ -1,10 +1,12 @@
 import * as z from "@crumbs/schemas/zod-mini";
+import { refCandidateSchema } from "@crumbs/schemas/action-result";
 import { stored } from "./store.ts";
 
 // Actions accepted from the bus, in storage: the consumer stores an action (and remembers its
 // request_id) before it acks, the runner works through them, so a stopped worker or browser loses
 // nothing and runs nothing twice.
 
+/** browser.action.result.v1 as the worker keeps it until written (@crumbs/schemas/action-result). */
 export const resultContextSchema = z.object({
   request_id: z.string(),
   action_id: z.string(),
@@ -12,6 +14,9 @@ export const resultContextSchema = z.object({
   code: z.optional(z.string()),
   message: z.optional(z.string()),
   data: z.optional(z.unknown()),
+  rebound: z.optional(z.boolean()),
+  ref: z.optional(z.string()),
+  candidates: z.optional(z.array(refCandidateSchema)),
   observation: z.object({ url: z.string(), title: z.string(), url_changed: z.boolean() }),
 });
 export type ResultContext = z.infer<typeof resultContextSchema>;
