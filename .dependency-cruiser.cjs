@@ -13,7 +13,7 @@ const TEST_FOLDER = "^(examples|bench)/test/|^(apps|packages)/[a-z-]+/test/";
 /** The light subpaths of @crumbs/schemas (package.json `exports`), and the light modules they use. */
 const LIGHT_SCHEMAS =
   "^packages/schemas/src/contract/(browser-action-schema|action-names|role-selector-schema|action-result-schema|task-cancel-schema|" +
-  "seed-page-hints|pcd-schema|token-estimate|regex-limits|reference-event|sse-parser|nats-names|zod-mini|api-errors|errors)\\.ts$";
+  "reference-page-hints|pcd-schema|token-estimate|regex-limits|reference-event|sse-parser|nats-names|zod-mini|api-errors|errors)\\.ts$";
 /** Every workspace package, captured so a rule can compare the importer's package with the target's. */
 const PACKAGE = "^(examples|bench|apps/[^/]+|packages/[^/]+)/";
 
@@ -177,7 +177,7 @@ module.exports = {
       severity: "error",
       comment:
         "The extension imports @crumbs/schemas only through its light subpaths (browser-action, action-result, " +
-        "task-cancel, seed-page-hints, reference-event, sse, nats-names, zod-mini, api-errors); the index pulls " +
+        "task-cancel, reference-page-hints, reference-event, sse, nats-names, zod-mini, api-errors); the index pulls " +
         "the engines (handlebars, JSONPath, RE2) and classic zod. Its tests may use the index.",
       from: { path: "^apps/extension/src/", pathNot: [TESTS, "^apps/extension/src/re2/"] },
       to: { path: "^packages/schemas/", pathNot: LIGHT_SCHEMAS },

@@ -1,4 +1,4 @@
-import { SEED_PAGE_CONTEXT_EXAMPLE, SEED_PAGE_CONTEXT_KEY, SEED_PAGE_CONTEXT_TAGS } from "@crumbs/schemas";
+import { REFERENCE_PAGE_CONTEXT, REFERENCE_PAGE_CONTEXT_KEY, REFERENCE_PAGE_CONTEXT_TAGS } from "@crumbs/schemas";
 import type { Suite } from "../types.ts";
 import { round } from "../stats.ts";
 import { higherIsBetter } from "../lib/figures.ts";
@@ -23,10 +23,10 @@ export const llmView: Suite = {
       const b = await stack.http.json<{ id: string }>("POST", "/v1/breadcrumbs", 201, {
         body: {
           schema_name: "browser.page.context.v1",
-          title: String(SEED_PAGE_CONTEXT_EXAMPLE.title),
-          tags: SEED_PAGE_CONTEXT_TAGS,
-          key: SEED_PAGE_CONTEXT_KEY,
-          context: SEED_PAGE_CONTEXT_EXAMPLE,
+          title: String(REFERENCE_PAGE_CONTEXT.title),
+          tags: REFERENCE_PAGE_CONTEXT_TAGS,
+          key: REFERENCE_PAGE_CONTEXT_KEY,
+          context: REFERENCE_PAGE_CONTEXT,
         },
       });
       const get = (path: string) => async () => (await stack.http.request("GET", path)).status === 200;

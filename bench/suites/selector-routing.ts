@@ -1,5 +1,5 @@
 import {
-  SEED_PAGE_CONTEXT_EXAMPLE,
+  REFERENCE_PAGE_CONTEXT,
   SelectorIndex,
   compileSelector,
   type CompiledSelector,
@@ -44,7 +44,7 @@ function event(j: number): SelectorTarget {
     schema_name: "browser.page.context.v1",
     tags: ["browser:context", "browser:active-tab", `extension:ext${ext}`, `url:site${j % 500}.com`],
     context: {
-      ...SEED_PAGE_CONTEXT_EXAMPLE,
+      ...REFERENCE_PAGE_CONTEXT,
       url: `https://site${j % 500}.com/docs/${j}`,
       viewport: { width: 1280, height: 800, scrollX: 0, scrollY: j % 300 },
     },

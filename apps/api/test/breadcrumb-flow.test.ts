@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StringCodec, type Msg } from "nats";
 import { waitFor } from "@crumbs/testkit";
-import { SEED_PAGE_CONTEXT_EXAMPLE } from "@crumbs/schemas";
+import { REFERENCE_PAGE_CONTEXT } from "@crumbs/schemas";
 import { startStack, type TestStack } from "./stack.ts";
 
 const sc = StringCodec();
-const page = structuredClone(SEED_PAGE_CONTEXT_EXAMPLE) as Record<string, any>;
+const page = structuredClone(REFERENCE_PAGE_CONTEXT) as Record<string, any>;
 
 describe("the living page-context breadcrumb", () => {
   let s: TestStack;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StringCodec } from "nats";
-import { SEED_PAGE_CONTEXT_EXAMPLE, STREAM_NAME } from "@crumbs/schemas";
+import { REFERENCE_PAGE_CONTEXT, STREAM_NAME } from "@crumbs/schemas";
 import { waitFor } from "@crumbs/testkit";
 import { startStack, type TestStack } from "./stack.ts";
 
@@ -17,7 +17,7 @@ describe("retention and TTL expiry", () => {
   });
   afterAll(() => s?.dispose());
 
-  const page = (n: number) => ({ ...SEED_PAGE_CONTEXT_EXAMPLE, url: `https://example.com/${n}` });
+  const page = (n: number) => ({ ...REFERENCE_PAGE_CONTEXT, url: `https://example.com/${n}` });
 
   async function patchMany(id: string, from: number, count: number, context: (n: number) => object = page) {
     for (let v = from; v < from + count; v++) {

@@ -14,7 +14,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { renderLlmView, SEED_PAGE_CONTEXT_EXAMPLE, SEED_PAGE_CONTEXT_HINTS, type LlmHints } from "@crumbs/schemas";
+import { renderLlmView, REFERENCE_PAGE_CONTEXT, REFERENCE_PAGE_HINTS, type LlmHints } from "@crumbs/schemas";
 import { estimateTokens } from "@crumbs/schemas/tokens";
 import { interactiveElements } from "../src/background/context/interactive.ts";
 import { readPageInfo } from "../src/background/context/page-info.ts";
@@ -37,7 +37,7 @@ const QUERIES = [
 ];
 
 /**
- * The reference hints as the extension wrote them before each fact was kept once: the seed's page_text,
+ * The reference hints as the extension wrote them before each fact was kept once: its page_text,
  * page_structure and interactive_summary on top of the whole context (its summary came from the
  * built-in hints). Kept here only to measure what changed.
  */
@@ -129,12 +129,12 @@ async function main(): Promise<void> {
     const snapshot = { text: snap.text, refs: snap.refs, tokens: snap.tokens, truncated: snap.truncated };
     const session = { extensionId: "abcdefghijklmnopabcdefghijklmnop", userId: "default", capturedAt: new Date().toISOString(), tabId: 1, windowId: 1 };
     const written = { ...info, dom: { rootId: "document", interactiveElements: interactiveElements(snap.text) }, session, snapshot };
-    // The reference context of @crumbs/schemas (seed-000), with this page's snapshot for a realistic one.
-    const { llm_hints: _h, ...seed } = structuredClone(SEED_PAGE_CONTEXT_EXAMPLE);
-    const seedLike = { ...seed, dom: { ...seed.dom, interactiveElements: interactiveElements(snap.text) }, snapshot };
+    // The reference context of @crumbs/schemas, with this page's snapshot for a realistic one.
+    const { llm_hints: _h, ...reference } = structuredClone(REFERENCE_PAGE_CONTEXT);
+    const referenceLike = { ...reference, dom: { ...reference.dom, interactiveElements: interactiveElements(snap.text) }, snapshot };
     const tokens = {
-      extension_context: { before: viewTokens(written, HINTS_BEFORE), now: viewTokens({ ...written, pcd: snap.pcd }, SEED_PAGE_CONTEXT_HINTS) },
-      seed_like_context: { before: viewTokens(seedLike, HINTS_BEFORE), now: viewTokens({ ...seedLike, pcd: snap.pcd }, SEED_PAGE_CONTEXT_HINTS) },
+      extension_context: { before: viewTokens(written, HINTS_BEFORE), now: viewTokens({ ...written, pcd: snap.pcd }, REFERENCE_PAGE_HINTS) },
+      reference_like_context: { before: viewTokens(referenceLike, HINTS_BEFORE), now: viewTokens({ ...referenceLike, pcd: snap.pcd }, REFERENCE_PAGE_HINTS) },
       snapshot: estimateTokens(snap.text),
       pcd: estimateTokens(JSON.stringify(snap.pcd)),
     };
@@ -157,7 +157,7 @@ async function main(): Promise<void> {
       ["query in the page, med / p90 (ms)", `${report.query_in_page_ms.median} / ${report.query_in_page_ms.p90}`],
       ["query round trip, med / p90 (ms)", `${report.query_round_trip_ms.median} / ${report.query_round_trip_ms.p90}`],
       ["llm view tokens, extension's context: before -> now", `${tokens.extension_context.before} -> ${tokens.extension_context.now}`],
-      ["llm view tokens, seed-like context: before -> now", `${tokens.seed_like_context.before} -> ${tokens.seed_like_context.now}`],
+      ["llm view tokens, reference-like context: before -> now", `${tokens.reference_like_context.before} -> ${tokens.reference_like_context.now}`],
       ["of which snapshot / pcd", `${tokens.snapshot} / ${tokens.pcd}`],
     ];
     const width = Math.max(...rows.map((r) => r[0].length));

@@ -2,7 +2,7 @@
 // (src/contract/fixtures/page-context-example.ts), plus the two hot paths end to end (a selector on
 // $.url, its llm view).
 // Run: npx tsx packages/schemas/scripts/bench-json-path.ts   (numbers go in packages/schemas/README.md)
-import { SEED_PAGE_CONTEXT_EXAMPLE, SEED_PAGE_CONTEXT_HINTS } from "../src/contract/fixtures/page-context-example.ts";
+import { REFERENCE_PAGE_CONTEXT, REFERENCE_PAGE_HINTS } from "../src/contract/fixtures/page-context-example.ts";
 import { createWorkBudget } from "../src/budget.ts";
 import { evaluateOwn } from "../src/json-path/json-path-own.ts";
 import { evaluatePlus } from "../src/json-path/json-path-plus.ts";
@@ -12,7 +12,7 @@ import { compileSelector } from "../src/selector/selector-compile.ts";
 
 const N = Number(process.env.N ?? 100_000);
 const ROUNDS = 5;
-const doc: unknown = SEED_PAGE_CONTEXT_EXAMPLE;
+const doc: unknown = REFERENCE_PAGE_CONTEXT;
 
 /** Best of ROUNDS runs of N calls, in µs per call (a shared machine only ever adds time). */
 function best(run: () => unknown, n = N): number {
@@ -47,5 +47,5 @@ for (const p of paths) {
 const selector = compileSelector({ context_match: [{ path: "$.url", op: "eq", value: (doc as { url: string }).url }] });
 const target = { schema_name: "browser.page.context.v1", tags: [], context: doc };
 console.log(`selector $.url eq, matches():               ${best(() => selector.matches(target)).toFixed(2)} µs`);
-const crumb = { schema_name: "browser.page.context.v1", title: "t", tags: [], context: { ...(doc as object), llm_hints: SEED_PAGE_CONTEXT_HINTS } };
+const crumb = { schema_name: "browser.page.context.v1", title: "t", tags: [], context: { ...(doc as object), llm_hints: REFERENCE_PAGE_HINTS } };
 console.log(`reference llm view, renderLlmView():         ${best(() => renderLlmView(crumb), N / 10).toFixed(2)} µs`);

@@ -45,10 +45,10 @@ export * from "./contract/agent-schemas.ts";
 export { knownContextSchemas, isKnownSchema, validateContext } from "./contract/known-schemas.ts";
 
 export {
-  SEED_PAGE_CONTEXT_EXAMPLE,
-  SEED_PAGE_CONTEXT_HINTS,
-  SEED_PAGE_CONTEXT_TAGS,
-  SEED_PAGE_CONTEXT_KEY,
+  REFERENCE_PAGE_CONTEXT,
+  REFERENCE_PAGE_HINTS,
+  REFERENCE_PAGE_CONTEXT_TAGS,
+  REFERENCE_PAGE_CONTEXT_KEY,
 } from "./contract/fixtures/page-context-example.ts";
 export { agentConsumerPrefix, consumerToken, AGENT_CONSUMER_PREFIX } from "./contract/agent-consumer.ts";
 export * from "./contract/api-keys.ts";

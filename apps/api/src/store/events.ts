@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, gte, lt, type SQL } from "drizzle-orm";
-import type { Breadcrumb, BreadcrumbEvent } from "@crumbs/schemas";
+import { breadcrumbEventOf, type Breadcrumb, type BreadcrumbEvent, type EventTypeShort } from "@crumbs/schemas";
 import type { Executor } from "../db/database.ts";
 import { breadcrumbHistory, type HistoryRow } from "../db/schema.ts";
 import { iso } from "./breadcrumb-json.ts";
@@ -23,21 +23,9 @@ export interface EventPage {
   has_more: boolean;
 }
 
-/** The same JSON the relay publishes on NATS and SSE sends as `data`. */
+/** The event of a history row (the contract's one event body). */
 export function eventFromHistory(row: Pick<HistoryRow, "seq" | "event" | "breadcrumb" | "at">): BreadcrumbEvent {
-  const b = row.breadcrumb as unknown as Breadcrumb;
-  return {
-    seq: Number(row.seq),
-    type: `breadcrumb.${row.event}`,
-    id: b.id,
-    owner: b.owner,
-    schema_name: b.schema_name,
-    title: b.title,
-    tags: b.tags,
-    version: b.version,
-    at: iso(row.at),
-    breadcrumb: b,
-  } as BreadcrumbEvent;
+  return breadcrumbEventOf(Number(row.seq), row.event as EventTypeShort, row.breadcrumb as unknown as Breadcrumb, iso(row.at));
 }
 
 const SCAN_BATCH = 500;

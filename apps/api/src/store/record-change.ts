@@ -1,25 +1,10 @@
 import { sql } from "drizzle-orm";
-import { msgIdFor, subjectFor, type Breadcrumb, type EventTypeShort } from "@crumbs/schemas";
+import { breadcrumbEventOf, msgIdFor, subjectFor, type Breadcrumb, type EventTypeShort } from "@crumbs/schemas";
 import { rowsOf, type Tx } from "../db/database.ts";
 import { NEXT_SEQ, ownerCommitLock } from "./owner-order.ts";
 
 /** The kind of change a write records (the contract's short event type). */
 export type ChangeType = EventTypeShort;
-
-/** The event JSON shared by NATS payloads, SSE `data` and `/v1/events` items (without seq until committed). */
-export function eventBody(type: ChangeType, b: Breadcrumb, at: string) {
-  return {
-    type: `breadcrumb.${type}` as const,
-    id: b.id,
-    owner: b.owner,
-    schema_name: b.schema_name,
-    title: b.title,
-    tags: b.tags,
-    version: b.version,
-    at,
-    breadcrumb: b,
-  };
-}
 
 /**
  * Writes the history row and the outbox row inside a transaction. It takes the owner's commit
@@ -28,7 +13,8 @@ export function eventBody(type: ChangeType, b: Breadcrumb, at: string) {
  * locks in opposite orders would deadlock).
  */
 export async function recordChange(tx: Tx, type: ChangeType, b: Breadcrumb, at: string): Promise<number> {
-  const payload = { seq: 0, ...eventBody(type, b, at) };
+  // seq 0 stands in until the statement draws the real one (jsonb_set below).
+  const payload = breadcrumbEventOf(0, type, b, at);
   const subject = subjectFor(b.owner, type, b.schema_name);
   const msgId = msgIdFor(b.id, b.version, type);
   const result = await tx.execute(sql`

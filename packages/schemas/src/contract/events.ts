@@ -39,6 +39,31 @@ export const breadcrumbEventSchema = z.object({
 export type BreadcrumbEvent = z.infer<typeof breadcrumbEventSchema>;
 
 /**
+ * The one event body: what the relay publishes on NATS, SSE sends as `data` and `/v1/events`
+ * lists. The API's write statement builds the same JSON in SQL (it is written in the statement
+ * that changes the row); a test of that statement compares its outbox payload with this.
+ */
+export function breadcrumbEventOf(
+  seq: number,
+  type: EventType | EventTypeShort,
+  breadcrumb: z.infer<typeof breadcrumbSchema>,
+  at: string,
+): BreadcrumbEvent {
+  return {
+    seq,
+    type: eventTypeLong(type),
+    id: breadcrumb.id,
+    owner: breadcrumb.owner,
+    schema_name: breadcrumb.schema_name,
+    title: breadcrumb.title,
+    tags: breadcrumb.tags,
+    version: breadcrumb.version,
+    at,
+    breadcrumb,
+  };
+}
+
+/**
  * What the relay publishes instead of an event too large for the NATS server's
  * `max_payload`: the same subject, `Nats-Msg-Id` and fields, without `breadcrumb`.
  * Consumers fetch the breadcrumb from the API (the SDK does it for its handlers).

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ACTION_ERROR_CODES } from "./action-result-schema.ts";
 import { actionParamsSchemas, BROWSER_ACTIONS } from "./browser-action-schema.ts";
 import { InvalidLlmHintsError, InvalidRequestError, SchemaValidationError } from "./errors.ts";
-import { SEED_PAGE_CONTEXT_EXAMPLE } from "./fixtures/page-context-example.ts";
+import { REFERENCE_PAGE_CONTEXT } from "./fixtures/page-context-example.ts";
 import { knownContextSchemas, validateContext } from "./known-schemas.ts";
 import { parseCreateBreadcrumbBody, parsePatchBreadcrumbBody } from "./request-bodies.ts";
 import { schemaNameSchema, tagSchema } from "./names.ts";
@@ -27,7 +27,7 @@ describe("names", () => {
 
 describe("validateContext", () => {
   it("accepts the reference page context and the extension's first 'Loading...' version", () => {
-    expect(validateContext("browser.page.context.v1", SEED_PAGE_CONTEXT_EXAMPLE).url).toBe("https://github.com/rcrt/docs");
+    expect(validateContext("browser.page.context.v1", REFERENCE_PAGE_CONTEXT).url).toBe("https://github.com/rcrt/docs");
     expect(() => validateContext("browser.page.context.v1", { url: "about:blank", domain: "loading", title: "Loading...", session: {} })).not.toThrow();
   });
   it("keeps extra fields", () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_REF_CANDIDATES } from "./action-result-schema.ts";
 import { actionParamsSchemas } from "./browser-action-schema.ts";
 import { SchemaValidationError } from "./errors.ts";
-import { SEED_PAGE_CONTEXT_EXAMPLE } from "./fixtures/page-context-example.ts";
+import { REFERENCE_PAGE_CONTEXT } from "./fixtures/page-context-example.ts";
 import { validateContext } from "./known-schemas.ts";
 import { PCD_LIMITS, pcdSchema } from "./pcd-schema.ts";
 import { MAX_REGEX_LENGTH } from "./regex-limits.ts";
@@ -97,13 +97,13 @@ describe("context.pcd", () => {
   };
 
   it("is part of the page context", () => {
-    expect(validateContext("browser.page.context.v1", { ...SEED_PAGE_CONTEXT_EXAMPLE, pcd }).pcd).toEqual(pcd);
+    expect(validateContext("browser.page.context.v1", { ...REFERENCE_PAGE_CONTEXT, pcd }).pcd).toEqual(pcd);
   });
 
   it("is bounded", () => {
     const tooMany = Array.from({ length: PCD_LIMITS.actions + 1 }, (_, i) => ({ ref: `e${i}`, label: "x", role: "button" }));
     expect(pcdSchema.safeParse({ ...pcd, actions: tooMany }).success).toBe(false);
     expect(pcdSchema.safeParse({ ...pcd, loginState: "maybe" }).success).toBe(false);
-    expect(() => validateContext("browser.page.context.v1", { ...SEED_PAGE_CONTEXT_EXAMPLE, pcd: { ...pcd, actions: tooMany } })).toThrow(SchemaValidationError);
+    expect(() => validateContext("browser.page.context.v1", { ...REFERENCE_PAGE_CONTEXT, pcd: { ...pcd, actions: tooMany } })).toThrow(SchemaValidationError);
   });
 });

@@ -6,7 +6,7 @@ import type { LlmHints } from "./llm-hints-schema.ts";
  * browser.page.context.v1: merge keeps the context, including `snapshot` (the text a model acts
  * on by ref) and `pcd` (what the page offers, compact); the DOM hash map and the browser's session
  * ids are noise for a model. A writer that sends the same facts twice says which copy to hide in
- * its own hints, as the extension does (seed-page-hints.ts): these defaults serve every writer,
+ * its own hints, as the extension does (reference-page-hints.ts): these defaults serve every writer,
  * also one that sends only `content` and `dom`.
  */
 export const PAGE_CONTEXT_DEFAULT_HINTS: LlmHints = {

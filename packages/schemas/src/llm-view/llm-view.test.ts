@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { InvalidLlmHintsError, LlmViewError } from "../contract/errors.ts";
-import { SEED_PAGE_CONTEXT_EXAMPLE, SEED_PAGE_CONTEXT_HINTS, SEED_PAGE_CONTEXT_TAGS } from "../contract/fixtures/page-context-example.ts";
+import { REFERENCE_PAGE_CONTEXT, REFERENCE_PAGE_HINTS, REFERENCE_PAGE_CONTEXT_TAGS } from "../contract/fixtures/page-context-example.ts";
 import { mergeHints } from "./llm-hints-merge.ts";
 import type { LlmHints } from "./llm-hints-schema.ts";
 import { validateLlmHints } from "./llm-hints-validate.ts";
@@ -11,8 +11,8 @@ const pageCrumb: LlmViewInput = {
   version: 4,
   schema_name: "browser.page.context.v1",
   title: "Browser: RCRT Documentation",
-  tags: SEED_PAGE_CONTEXT_TAGS,
-  context: structuredClone(SEED_PAGE_CONTEXT_EXAMPLE) as Record<string, unknown>,
+  tags: REFERENCE_PAGE_CONTEXT_TAGS,
+  context: structuredClone(REFERENCE_PAGE_CONTEXT) as Record<string, unknown>,
 };
 
 const crumb = (context: Record<string, unknown>, llm_hints?: LlmHints, schema_name = "test.thing.v1"): LlmViewInput => ({
@@ -41,25 +41,25 @@ describe("the reference page context", () => {
     expect(view.content).toBeUndefined();
     expect(view.dom).toBeUndefined();
     expect(view.favicon).toBeUndefined();
-    expect(view.meta).toEqual({ description: SEED_PAGE_CONTEXT_EXAMPLE.meta.description, keywords: SEED_PAGE_CONTEXT_EXAMPLE.meta.keywords });
+    expect(view.meta).toEqual({ description: REFERENCE_PAGE_CONTEXT.meta.description, keywords: REFERENCE_PAGE_CONTEXT.meta.keywords });
     for (const gone of ["interactive_summary", "page_text", "page_structure"]) expect(view[gone], gone).toBeUndefined();
   });
 
   it("shows the pcd when the context has one", () => {
     const pcd = { url: "https://github.com/rcrt/docs", origin: "https://github.com", title: "RCRT Documentation", loginState: "out", landmarks: [], actions: [], forms: [], collections: [] };
-    const v = renderLlmView({ ...pageCrumb, context: { ...structuredClone(SEED_PAGE_CONTEXT_EXAMPLE), pcd } });
+    const v = renderLlmView({ ...pageCrumb, context: { ...structuredClone(REFERENCE_PAGE_CONTEXT), pcd } });
     expect(v.pcd).toEqual(pcd);
     expect(v.summary).toMatch(/The pcd sums up what the page offers \(login state out/);
   });
 
   it("a writer's own hints bring a hidden fact back under a name of their own", () => {
     const v = renderLlmView({ ...pageCrumb, llm_hints: { transform: { page_text: { type: "extract", value: "$.content.mainText" } } } });
-    expect(v.page_text).toBe(SEED_PAGE_CONTEXT_EXAMPLE.content.mainText);
+    expect(v.page_text).toBe(REFERENCE_PAGE_CONTEXT.content.mainText);
     expect(v.content).toBeUndefined();
   });
 
   it("drops dom.map, the session ids and the hints themselves", () => {
-    expect(view.session).toEqual({ userId: SEED_PAGE_CONTEXT_EXAMPLE.session.userId, capturedAt: SEED_PAGE_CONTEXT_EXAMPLE.session.capturedAt });
+    expect(view.session).toEqual({ userId: REFERENCE_PAGE_CONTEXT.session.userId, capturedAt: REFERENCE_PAGE_CONTEXT.session.capturedAt });
     expect(view.llm_hints).toBeUndefined();
     const text = JSON.stringify(view);
     expect(text).not.toContain("abcdefghijklmnop");
@@ -72,18 +72,18 @@ describe("the reference page context", () => {
   });
 
   it("without the reference hints, the built-in defaults still summarise and hide the noise", () => {
-    const { llm_hints: _drop, ...ctx } = SEED_PAGE_CONTEXT_EXAMPLE;
+    const { llm_hints: _drop, ...ctx } = REFERENCE_PAGE_CONTEXT;
     const v = renderLlmView({ ...pageCrumb, context: ctx });
     expect(v.summary).toBe(
       "The user is viewing 'RCRT Documentation' at github.com. The page has 3 sections and 2 links. The snapshot lists 4 elements that can be acted on by ref.",
     );
     expect((v.dom as Record<string, unknown>).map).toBeUndefined();
-    expect(v.content).toEqual(SEED_PAGE_CONTEXT_EXAMPLE.content);
-    expect(v.snapshot).toEqual(SEED_PAGE_CONTEXT_EXAMPLE.snapshot);
+    expect(v.content).toEqual(REFERENCE_PAGE_CONTEXT.content);
+    expect(v.snapshot).toEqual(REFERENCE_PAGE_CONTEXT.snapshot);
   });
 
   it("the reference hints validate", () => {
-    expect(validateLlmHints(SEED_PAGE_CONTEXT_HINTS)).toEqual(SEED_PAGE_CONTEXT_HINTS);
+    expect(validateLlmHints(REFERENCE_PAGE_HINTS)).toEqual(REFERENCE_PAGE_HINTS);
   });
 });
 

@@ -31,7 +31,7 @@ export function isTabCommand(command: { type: string; params?: unknown }): boole
  */
 export async function handleTabCommand(command: unknown, deps: TabDeps = {}): Promise<unknown> {
   try {
-    return await run(normalizeSeedForm(parse(tabCommandSchema, command)), deps);
+    return await run(tabFormAsTabAction(parse(tabCommandSchema, command)), deps);
   } catch (err) {
     if (err instanceof ActionError) throw err;
     if (err instanceof TabWaitError) throw new ActionError(err.code, err.message);
@@ -46,7 +46,7 @@ export async function handleTabCommand(command: unknown, deps: TabDeps = {}): Pr
  * The `tab` form of a command, `{type: "tab", params: {action: "new" | "list" | "switch" | "close", ...}}`,
  * as the matching `tab_<action>`.
  */
-function normalizeSeedForm(cmd: TabCommand): TabCommand {
+function tabFormAsTabAction(cmd: TabCommand): TabCommand {
   if (cmd.type !== "tab") return cmd;
   const { action, ...rest } = (cmd.params ?? {}) as { action?: unknown };
   if (typeof action !== "string" || !["new", "list", "switch", "close"].includes(action)) {

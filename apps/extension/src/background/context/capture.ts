@@ -1,5 +1,5 @@
 import * as z from "@crumbs/schemas/zod-mini";
-import { SEED_PAGE_CONTEXT_HINTS } from "@crumbs/schemas/seed-page-hints";
+import { REFERENCE_PAGE_HINTS } from "@crumbs/schemas/reference-page-hints";
 import { pcdSchema } from "@crumbs/schemas/pcd";
 import { execute } from "../commands/execute.ts";
 import { fingerprint } from "./fingerprint.ts";
@@ -10,7 +10,7 @@ import type { PageUpdate } from "./living-breadcrumb.ts";
 // One capture of a tab: the page context's fields (docs/extension.md, "The page context") read in
 // the page plus the text snapshot and the page capability descriptor (pcd) from one walk of the
 // snapshot engine (the same crumbs.execute the bus uses), shaped as the living breadcrumb's title,
-// tags and context. Its llm_hints are the reference ones: each fact once (seed-page-hints.ts).
+// tags and context. Its llm_hints are the reference ones: each fact once (reference-page-hints.ts).
 
 const snapshotDataSchema = z.object({
   text: z.string(),
@@ -48,7 +48,7 @@ export async function capturePage({ tab, extensionId, owner, now = () => new Dat
       : { text: "", refs: 0, error: snap.error ?? "no snapshot" },
     ...(snapshot?.pcd ? { pcd: snapshot.pcd } : {}),
     // Without a snapshot the page's text and links are only in `content`: the built-in hints keep it.
-    ...(snapshot ? { llm_hints: SEED_PAGE_CONTEXT_HINTS } : {}),
+    ...(snapshot ? { llm_hints: REFERENCE_PAGE_HINTS } : {}),
   };
   return {
     title: `Browser: ${info.title || info.url}`.slice(0, 500),

@@ -3,7 +3,7 @@ import type { LlmHints } from "../llm-view/llm-hints-schema.ts";
 // The reference llm_hints for browser.page.context.v1, written inside the context as the reference
 // page context does (fixtures/page-context-example.ts) and as the extension does with every capture.
 // A module of its own, importing only a type, so the extension's worker can take them through
-// the light `@crumbs/schemas/seed-page-hints` subpath without the template engine.
+// the light `@crumbs/schemas/reference-page-hints` subpath without the template engine.
 //
 // Each fact once: a page context carries several copies of the same facts, and a model pays for every
 // copy. These hints keep one representation of each: the snapshot for the page's text and everything
@@ -18,7 +18,7 @@ import type { LlmHints } from "../llm-view/llm-hints-schema.ts";
 // Transforms see the whole context, so a writer's own llm_hints can bring any of it back under a new
 // output name, e.g. {"transform": {"page_text": {"type": "extract", "value": "$.content.mainText"}}}.
 
-export const SEED_PAGE_CONTEXT_HINTS: LlmHints = {
+export const REFERENCE_PAGE_HINTS: LlmHints = {
   mode: "merge",
   exclude: [
     "content",
