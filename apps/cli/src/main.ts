@@ -2,24 +2,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseEnv } from "node:util";
 import { wantsHelp } from "./args.ts";
-import { commands, type CommandEntry } from "./commands/index.ts";
+import { topLevelAnswer } from "./commands/catalog.js";
+import { commands } from "./commands/index.ts";
 import type { CliContext } from "./context.ts";
 import { describeFailure, UsageError } from "./errors.ts";
-
-const VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
-
-function globalUsage(list: readonly CommandEntry[] = commands): string {
-  const width = Math.max(...list.map((c) => c.name.length));
-  return [
-    "usage: crumbs <command> [options]   (crumbs <command> --help for details)",
-    "",
-    ...list.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
-    "",
-    "Client commands use CRUMBS_URL (default http://127.0.0.1:8081) and CRUMBS_TOKEN",
-    "(default: .crumbs/dev-token written by `crumbs start`). Variables in ./.env are read too;",
-    "what is already set in the environment wins. --version prints the version.",
-  ].join("\n");
-}
 
 const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
@@ -46,13 +32,10 @@ export function withDotEnv(env: NodeJS.ProcessEnv, cwd: string): { env: NodeJS.P
  */
 export async function run(argv: string[], base: Omit<CliContext, "shutdown">): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    (name === undefined ? base.err : base.out)(globalUsage());
-    return name === undefined ? 2 : 0;
-  }
-  if (name === "--version" || name === "-V" || name === "version") {
-    base.out(`crumbs ${VERSION}`);
-    return 0;
+  const answer = topLevelAnswer(name);
+  if (answer) {
+    (answer.stream === "out" ? base.out : base.err)(answer.text);
+    return answer.code;
   }
   const entry = commands.find((c) => c.name === name);
   if (!entry) {

@@ -1,29 +1,32 @@
 import type { Command } from "../context.ts";
+import { COMMANDS, type CatalogEntry } from "./catalog.js";
 
-/** What `crumbs --help` lists. The module is imported only when its command runs. */
-export interface CommandEntry {
-  name: string;
-  summary: string;
-  /** Long-running commands get SIGINT/SIGTERM as `ctx.shutdown` instead of dying at once. */
-  longRunning?: boolean;
+/** A command of `crumbs --help`; its module is imported only when it runs. */
+export interface CommandEntry extends CatalogEntry {
   load(): Promise<Command>;
 }
 
 // Loaded lazily: `crumbs --help`, `--version` and a client command never import the API, the
 // runner, nats or postgres (apps/cli/README.md has the start-up figures).
-export const commands: readonly CommandEntry[] = [
-  { name: "start", summary: "run the whole stack here (API, database, NATS, runner)", longRunning: true, load: async () => (await import("./start.ts")).startCommand },
-  { name: "api", summary: "run the API only, configured by environment", longRunning: true, load: async () => (await import("./api.ts")).apiCommand },
-  { name: "runner", summary: "run the agent runner only, configured by environment", longRunning: true, load: async () => (await import("./runner.ts")).runnerCommand },
-  { name: "migrate", summary: "apply database migrations (idempotent)", load: async () => (await import("./migrate.ts")).migrateCommand },
-  { name: "list", summary: "breadcrumbs by schema, tag or selector, newest first, a page at a time", load: async () => (await import("./list.ts")).listCommand },
-  { name: "get", summary: "print a breadcrumb as JSON (--view llm for its llm view)", load: async () => (await import("./get.ts")).getCommand },
-  { name: "put", summary: "create (no id) or update (id + version) a breadcrumb from a JSON file", load: async () => (await import("./put.ts")).putCommand },
-  { name: "delete", summary: "delete a breadcrumb (--if-match VERSION to delete only that version)", load: async () => (await import("./delete.ts")).deleteCommand },
-  { name: "history", summary: "every version of a breadcrumb, oldest first", load: async () => (await import("./history.ts")).historyCommand },
-  { name: "tail", summary: "live events, one line each", longRunning: true, load: async () => (await import("./tail.ts")).tailCommand },
-  { name: "replay", summary: "past events in order; --publish re-publishes them to NATS", load: async () => (await import("./replay.ts")).replayCommand },
-  { name: "agents", summary: "list or apply agent.def.v1 breadcrumbs", load: async () => (await import("./agents.ts")).agentsCommand },
-  { name: "keys", summary: "API keys: create (token shown once), list, revoke; NATS credentials", load: async () => (await import("./keys.ts")).keysCommand },
-  { name: "outbox", summary: "the relay's parked (dead-letter) events: list, retry", load: async () => (await import("./outbox.ts")).outboxCommand },
-];
+const loaders: Record<string, () => Promise<Command>> = {
+  start: async () => (await import("./start.ts")).startCommand,
+  api: async () => (await import("./api.ts")).apiCommand,
+  runner: async () => (await import("./runner.ts")).runnerCommand,
+  migrate: async () => (await import("./migrate.ts")).migrateCommand,
+  list: async () => (await import("./list.ts")).listCommand,
+  get: async () => (await import("./get.ts")).getCommand,
+  put: async () => (await import("./put.ts")).putCommand,
+  delete: async () => (await import("./delete.ts")).deleteCommand,
+  history: async () => (await import("./history.ts")).historyCommand,
+  tail: async () => (await import("./tail.ts")).tailCommand,
+  replay: async () => (await import("./replay.ts")).replayCommand,
+  agents: async () => (await import("./agents.ts")).agentsCommand,
+  keys: async () => (await import("./keys.ts")).keysCommand,
+  outbox: async () => (await import("./outbox.ts")).outboxCommand,
+};
+
+export const commands: readonly CommandEntry[] = COMMANDS.map((c) => {
+  const load = loaders[c.name];
+  if (!load) throw new Error(`crumbs: command ${c.name} has no module`);
+  return { ...c, load };
+});
