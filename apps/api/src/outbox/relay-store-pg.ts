@@ -26,7 +26,7 @@ interface Head {
  * The relay's own postgres-js connection (one: the relay is sequential), with
  * prepared statements and pipelining, so a batch costs two round trips: BEGIN and
  * one statement that takes the lock and reads the rows with the parked owners,
- * then parks, marks and COMMIT sent together. drizzle would send each step as an
+ * then parks, marks and COMMIT sent together (asynchronous commit, see below). drizzle would send each step as an
  * unnamed statement, which postgres-js describes first: two round trips each.
  *
  * A transaction on a `max: 1` client spans separate queries; should the
@@ -61,6 +61,9 @@ export class PgRelayStore implements RelayStore {
     const closing: postgres.PendingQuery<postgres.Row[]>[] = [];
     try {
       const begin = sql`begin`;
+      // The marks need not wait for the WAL flush: a mark lost in a crash only republishes
+      // rows that Nats-Msg-Id dedup drops, and the next batch need not wait behind it.
+      const noFlushWait = sql`set local synchronous_commit to off`;
       const read = sql<Head[]>`
         with lock as (select pg_try_advisory_xact_lock(${RELAY_LOCK_KEY.toString()}::bigint) as ok),
         batch as (
@@ -76,7 +79,7 @@ export class PgRelayStore implements RelayStore {
                r.seq::text as seq, r.subject, r.msg_id, r.payload
         from (select 1) one left join batch r on true
         order by r.seq`;
-      const [, heads] = await this.bounded(Promise.all([begin, read]));
+      const [, , heads] = await this.bounded(Promise.all([begin, noFlushWait, read]));
       const first = heads[0];
       if (!first?.ok) {
         await this.bounded(sql`commit`);

@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import type { FromRelayThread, RelayWorkerData, ToRelayThread } from "./relay-protocol.ts";
+import { commitNeedsKick, KICK, type FromRelayThread, type RelayWorkerData, type ToRelayThread } from "./relay-protocol.ts";
 
 /** What the API holds of its relay, in a thread or in process. */
 export interface Relay {
@@ -26,8 +26,8 @@ const bootUrl = new URL("./relay-worker-boot.mjs", import.meta.url);
 /**
  * The outbox relay in a worker thread of the API process (relay-worker.ts): its
  * Postgres round trips, JSON encoding and JetStream acks run off the event loop
- * that serves HTTP. A kick is one flag in shared memory plus, only when no kick
- * is on its way already, one message. A thread that dies is started again.
+ * that serves HTTP. A kick is one flag in shared memory plus, only when the relay
+ * sleeps, one message (relay-protocol.ts). A thread that dies is started again.
  */
 export class ThreadRelay implements Relay {
   private worker: Worker | undefined;
@@ -44,7 +44,7 @@ export class ThreadRelay implements Relay {
     const workerData: RelayWorkerData = { ...data, kickFlag: this.kickFlag.buffer as SharedArrayBuffer };
     const worker = new Worker(bootUrl, { workerData, execArgv: [] });
     this.worker = worker;
-    Atomics.store(this.kickFlag, 0, 0);
+    Atomics.store(this.kickFlag, 0, KICK.IDLE);
     return new Promise<void>((resolve, reject) => {
       let ready = false;
       let stoppedCleanly = false;
@@ -87,7 +87,7 @@ export class ThreadRelay implements Relay {
   kick(): void {
     const worker = this.worker;
     if (!worker || this.stopping) return;
-    if (Atomics.exchange(this.kickFlag, 0, 1) === 0) worker.postMessage({ type: "kick" } satisfies ToRelayThread);
+    if (commitNeedsKick(this.kickFlag)) worker.postMessage({ type: "kick" } satisfies ToRelayThread);
   }
 
   backlog(): Promise<number> {

@@ -2,7 +2,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { apiNatsAuthenticator } from "../nats-auth/index.ts";
 import { connectNats } from "../nats/connect.ts";
 import type { FromRelayThread, ToRelayThread } from "./relay-protocol.ts";
-import { relayWorkerDataSchema } from "./relay-protocol.ts";
+import { kickLatch, relayWorkerDataSchema } from "./relay-protocol.ts";
 import { OutboxRelay } from "./relay.ts";
 import { PgRelayStore } from "./relay-store-pg.ts";
 
@@ -14,6 +14,7 @@ const log = (msg: string) => post({ type: "log", msg });
 
 const data = relayWorkerDataSchema.parse(workerData);
 const kickFlag = new Int32Array(data.kickFlag);
+const commits = kickLatch(kickFlag);
 const store = new PgRelayStore({ databaseUrl: data.databaseUrl, log });
 
 try {
@@ -32,13 +33,10 @@ try {
     onPublished: (n) => post({ type: "published", n }),
     onParked: (n) => post({ type: "parked", n }),
     log,
+    commits,
   });
   port.on("message", (m: ToRelayThread) => {
-    if (m.type === "kick") {
-      // Cleared before the kick: a commit after this point posts a new one.
-      Atomics.store(kickFlag, 0, 0);
-      relay.kick();
-    } else if (m.type === "stop") {
+    if (m.type === "kick") relay.kick(); else if (m.type === "stop") {
       void (async () => {
         await relay.stop();
         await nats.close().catch((err: unknown) => log(`relay thread: nats close failed: ${String(err)}`));

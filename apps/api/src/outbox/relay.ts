@@ -15,6 +15,15 @@ export interface RelayOptions {
   /** Rows moved to the dead-letter table (outbox_parked). */
   onParked?(count: number): void;
   log?(msg: string): void;
+  /** Commits seen from another thread (relay-worker.ts): each batch resets it, an idle relay asks it before it sleeps. */
+  commits?: CommitLatch;
+}
+
+export interface CommitLatch {
+  /** A batch starts: it will see every row committed so far. */
+  beginBatch(): void;
+  /** True when a commit came after the last beginBatch; false leaves the latch idle (the next commit wakes the relay). */
+  sinceBegin(): boolean;
 }
 
 /**
@@ -69,6 +78,7 @@ export class OutboxRelay {
   private async loop(): Promise<void> {
     for (;;) {
       this.again = false;
+      this.opts.commits?.beginBatch();
       let outcome: Outcome;
       try {
         outcome = await this.drainBatch();
@@ -87,7 +97,7 @@ export class OutboxRelay {
         this.retryLater(25);
         return;
       }
-      if (outcome === "idle" && !this.again) return;
+      if (outcome === "idle" && !this.again && !this.opts.commits?.sinceBegin()) return;
     }
   }
 
