@@ -35,6 +35,8 @@ export class ThreadRelay implements Relay {
   private stopping = false;
   private restartTimer: NodeJS.Timeout | undefined;
   private stopped: Promise<void> | undefined;
+  /** After stop(): true when the thread closed its connections itself before it exited. */
+  stoppedCleanly = false;
 
   constructor(private readonly opts: ThreadRelayOptions) {}
 
@@ -107,7 +109,11 @@ export class ThreadRelay implements Relay {
     const exited = new Promise<void>((resolve) => {
       worker.once("exit", () => resolve());
       // Its connections are closed by then: whatever else keeps the thread's loop alive can go.
-      worker.on("message", (m: FromRelayThread) => void (m.type === "stopped" && worker.terminate()));
+      worker.on("message", (m: FromRelayThread) => {
+        if (m.type !== "stopped") return;
+        this.stoppedCleanly = true;
+        void worker.terminate();
+      });
     });
     worker.postMessage({ type: "stop" } satisfies ToRelayThread);
     const timer = setTimeout(() => {
