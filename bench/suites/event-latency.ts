@@ -74,6 +74,7 @@ export const eventLatency: Suite = {
       const listener = await streamListener(nc, `${SUBJECT_PREFIX}.*.updated.>`);
       const sent = new Map<string, number>();
       let failed = 0;
+      const failedBy: Record<string, number> = {};
       const write = async () => {
         const row = free.pop();
         if (!row) {
@@ -88,7 +89,10 @@ export const eventLatency: Suite = {
         if (res.status === 200) {
           row.version++;
           sent.set(`${row.id}:${row.version}`, at);
-        } else failed++;
+        } else {
+          failed++;
+          failedBy[res.status] = (failedBy[res.status] ?? 0) + 1;
+        }
         free.push(row);
       };
       const measure = async (rate: number, n: number) => {
@@ -175,7 +179,7 @@ export const eventLatency: Suite = {
             met: achieved >= 0.95 * RATE,
           },
         ],
-        params: { offered_per_s: RATE, count, rows: ROWS, owners: OWNERS, written: a.written, failed, skipped: a.skipped, early: a.early, missing: a.missing, slow: { rate: slowRate, achieved: slow.achieved, early: slow.early, missing: slow.missing }, baseline_missing: b.missing },
+        params: { offered_per_s: RATE, count, rows: ROWS, owners: OWNERS, written: a.written, failed, failed_by_status: failedBy, skipped: a.skipped, early: a.early, missing: a.missing, slow: { rate: slowRate, achieved: slow.achieved, early: slow.early, missing: slow.missing }, baseline_missing: b.missing },
       };
     } finally {
       for (const c of clients) c.close();
