@@ -114,11 +114,7 @@ export const eventLatency: Suite = {
 
       // Baseline: the same payloads published straight to JetStream (as the relay does, awaiting each
       // ack), measured from the publish call to the same kind of subscriber.
-      // With a key of its own: the writers' keys may have spent their rate limit (CRUMBS_RATE_LIMIT) by now.
-      const reader = await stack.http.json<{ token: string }>("POST", "/v1/keys", 201, { body: { owner: "latency0", scopes: ["read"] } });
-      const readerHttp = new HttpClient(stack.api.url, reader.token, 1);
-      clients.push(readerHttp);
-      const sample = await readerHttp.json<Record<string, unknown>>("GET", `/v1/breadcrumbs/${rows[0]!.id}`, 200);
+      const sample = await rows[0]!.http.json<Record<string, unknown>>("GET", `/v1/breadcrumbs/${rows[0]!.id}`, 200);
       const payload = JSON.stringify({ seq: 1, type: "breadcrumb.updated", id: sample.id, version: 1, breadcrumb: sample });
       const jsm = await nc.jetstreamManager();
       await jsm.streams.add({ name: "BENCH", subjects: ["bench.>"] });
