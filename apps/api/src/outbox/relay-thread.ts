@@ -106,15 +106,13 @@ export class ThreadRelay implements Relay {
     clearTimeout(this.restartTimer);
     const worker = this.worker;
     if (!worker) return;
-    const exited = new Promise<void>((resolve) => {
-      worker.once("exit", () => resolve());
-      // Its connections are closed by then: whatever else keeps the thread's loop alive can go.
-      worker.on("message", (m: FromRelayThread) => {
-        if (m.type !== "stopped") return;
-        this.stoppedCleanly = true;
-        void worker.terminate();
-      });
-    });
+    const exited = new Promise<void>((resolve) =>
+      worker.once("exit", (code) => {
+        // The thread exits with 0 itself once its connections are closed; terminate() gives 1.
+        this.stoppedCleanly = code === 0;
+        resolve();
+      }),
+    );
     worker.postMessage({ type: "stop" } satisfies ToRelayThread);
     const timer = setTimeout(() => {
       this.opts.log?.("relay thread did not stop in time, terminating it");

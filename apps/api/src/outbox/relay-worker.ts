@@ -42,7 +42,8 @@ try {
         await nats.close().catch((err: unknown) => log(`relay thread: nats close failed: ${String(err)}`));
         await store.close().catch((err: unknown) => log(`relay thread: postgres close failed: ${String(err)}`));
         post({ type: "stopped" });
-        port.close();
+        // Ends the thread even if a library left a handle open; exit code 0 tells the main thread all closed.
+        process.exit(0);
       })();
     }
   });
