@@ -44,7 +44,7 @@ export class ThreadRelay implements Relay {
   start(): Promise<void> {
     const { backlog: _b, onPublished: _p, onParked: _k, log: _l, restartMs: _r, ...data } = this.opts;
     const workerData: RelayWorkerData = { ...data, kickFlag: this.kickFlag.buffer as SharedArrayBuffer };
-    const worker = new Worker(bootUrl, { workerData, execArgv: [] });
+    const worker = new Worker(bootUrl, { workerData, execArgv: workerExecArgv() });
     this.worker = worker;
     Atomics.store(this.kickFlag, 0, KICK.IDLE);
     return new Promise<void>((resolve, reject) => {
@@ -121,4 +121,16 @@ export class ThreadRelay implements Relay {
     await exited;
     clearTimeout(timer);
   }
+}
+
+/** The process's node flags (e.g. --cpu-prof) without a tsx loader: the thread's entry registers tsx itself. */
+function workerExecArgv(): string[] {
+  const out: string[] = [];
+  const argv = process.execArgv;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if ((a === "--import" || a === "--loader") && argv[i + 1]?.startsWith("tsx")) i++;
+    else if (!/^--(import|loader)=tsx/.test(a)) out.push(a);
+  }
+  return out;
 }
