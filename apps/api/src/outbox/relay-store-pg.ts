@@ -8,7 +8,6 @@ export interface PgRelayStoreOptions {
   databaseUrl: string;
   /** Bound on each round trip; past it the connection is dropped and the next batch opens a fresh one. */
   queryTimeoutMs?: number;
-  log?(msg: string): void;
 }
 
 interface Head {

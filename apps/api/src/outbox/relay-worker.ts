@@ -15,7 +15,7 @@ const log = (msg: string) => post({ type: "log", msg });
 const data = relayWorkerDataSchema.parse(workerData);
 const kickFlag = new Int32Array(data.kickFlag);
 const commits = kickLatch(kickFlag);
-const store = new PgRelayStore({ databaseUrl: data.databaseUrl, log });
+const store = new PgRelayStore({ databaseUrl: data.databaseUrl });
 
 try {
   const nats = await connectNats({
