@@ -123,14 +123,11 @@ export class ThreadRelay implements Relay {
   }
 }
 
-/** The process's node flags (e.g. --cpu-prof) without a tsx loader: the thread's entry registers tsx itself. */
+/**
+ * The process's profiling flags (--cpu-prof, --heap-prof and their options), so a profiled API
+ * profiles its relay thread too. Nothing else: a worker refuses per-process and V8 flags
+ * (e.g. --max-old-space-size) with ERR_WORKER_INVALID_EXEC_ARGV, and the thread registers tsx itself.
+ */
 function workerExecArgv(): string[] {
-  const out: string[] = [];
-  const argv = process.execArgv;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if ((a === "--import" || a === "--loader") && argv[i + 1]?.startsWith("tsx")) i++;
-    else if (!/^--(import|loader)=tsx/.test(a)) out.push(a);
-  }
-  return out;
+  return process.execArgv.filter((a) => /^--(cpu|heap)-prof/.test(a));
 }
