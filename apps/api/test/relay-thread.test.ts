@@ -1,8 +1,10 @@
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AckPolicy, DeliverPolicy, StringCodec } from "nats";
+import { AckPolicy, connect, DeliverPolicy, StringCodec } from "nats";
 import { sql } from "drizzle-orm";
 import { STREAM_NAME } from "@crumbs/schemas";
-import { waitFor } from "@crumbs/testkit";
+import { createTestDatabase, NatsServer, waitFor, type TestDatabase } from "@crumbs/testkit";
+import { spawnApi } from "./api-process.ts";
 import { rowsOf } from "../src/db/database.ts";
 import { ThreadRelay } from "../src/outbox/relay-thread.ts";
 import { startStack, type TestStack } from "./stack.ts";
@@ -111,4 +113,42 @@ describe("relay thread", () => {
     // Kicks after stop are ignored, not thrown.
     relay.kick();
   }, 120_000);
+});
+
+/** Node flags a worker refuses (per-process and V8 ones) stay with the process: the API still starts its relay thread. */
+describe("relay thread under node flags", () => {
+  let pg: TestDatabase;
+  let nats: NatsServer;
+  let child: ChildProcess | undefined;
+  beforeAll(async () => {
+    [pg, nats] = await Promise.all([createTestDatabase("crumbs_relay_flags"), NatsServer.start()]);
+  });
+  afterAll(async () => {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((r) => child!.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+    }
+    await nats?.dispose();
+    await pg?.drop();
+  });
+
+  it("starts with --max-old-space-size and publishes a write", async () => {
+    const token = "relay-flags-token-0123456789";
+    const api = await spawnApi({ DATABASE_URL: pg.url, NATS_URL: nats.url, CRUMBS_RELAY_THREAD: "on" }, token, ["--max-old-space-size=512"]);
+    child = api.child;
+    const res = await fetch(`${api.url}/v1/breadcrumbs`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ schema_name: "test.flags.v1", title: "flags", context: {} }),
+    });
+    expect(res.status).toBe(201);
+    const nc = await connect({ servers: nats.url });
+    try {
+      const jsm = await nc.jetstreamManager();
+      await waitFor(async () => (await jsm.streams.info(STREAM_NAME)).state.messages === 1, { message: "the event in the stream" });
+    } finally {
+      await nc.close();
+    }
+  }, 60_000);
 });
