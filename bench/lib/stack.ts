@@ -13,7 +13,7 @@ export interface BenchStack {
 }
 
 /** A fresh database on the local Postgres, its own nats-server, and the API in a child process. */
-export async function startStack(opts: { relayPollMs?: number; sockets?: number } = {}): Promise<BenchStack> {
+export async function startStack(opts: { relayPollMs?: number; sockets?: number; env?: Record<string, string> } = {}): Promise<BenchStack> {
   // websocket: true sidesteps the testkit port parsing of older versions; it costs nothing.
   const [nats, db] = await Promise.all([NatsServer.start({ websocket: true }), createTestDatabase("crumbs_bench")]);
   let api: ApiProcess;
@@ -23,6 +23,7 @@ export async function startStack(opts: { relayPollMs?: number; sockets?: number 
       NATS_URL: nats.url,
       CRUMBS_TOKEN: TOKEN,
       CRUMBS_RELAY_POLL_MS: String(opts.relayPollMs ?? 1_000),
+      ...opts.env,
     });
   } catch (err) {
     await nats.dispose();

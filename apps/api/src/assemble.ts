@@ -11,7 +11,8 @@ import { Metrics } from "./metrics.ts";
 import { apiNatsAuthenticator } from "./nats-auth/index.ts";
 import { connectNats, type NatsLink } from "./nats/connect.ts";
 import { ChangeNotifier } from "./notifier.ts";
-import { OutboxRelay } from "./outbox/relay.ts";
+import { startRelay } from "./outbox/start.ts";
+import type { Relay } from "./outbox/relay-thread.ts";
 import { RetentionSweeper } from "./retention/sweeper.ts";
 import { databaseStartupError, natsStartupError } from "./startup-errors.ts";
 
@@ -19,7 +20,7 @@ export interface ApiStack {
   app: CrumbsApp;
   database: Database;
   nats: NatsLink;
-  relay: OutboxRelay;
+  relay: Relay;
   /** TTL expiry and history retention, in the background. */
   sweeper: RetentionSweeper;
   /** Where background parts report problems (the driver-fault guard too). */
@@ -75,15 +76,7 @@ export async function assembleApi(opts: AssembleOptions): Promise<ApiStack> {
     });
     cleanups.push(() => nats.close());
     const metrics = new Metrics(opts.extraMetrics);
-    const relay = new OutboxRelay({
-      database,
-      nats,
-      pollMs: config.relayPollMs,
-      onPublished: (n) => metrics.addPublished(n),
-      onParked: (n) => metrics.addParked(n),
-      log,
-    });
-    await relay.start();
+    const relay = await startRelay({ config, database, nats, metrics, log });
     cleanups.push(() => relay.stop());
     const notifier = new ChangeNotifier(nats);
     cleanups.push(async () => notifier.close());

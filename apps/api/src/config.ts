@@ -32,6 +32,8 @@ const envSchema = z.object({
   CRUMBS_BODY_LIMIT: int(1024, 64 * MiB, MiB),
   CRUMBS_SSE_PING_MS: int(10, 600_000, 15_000),
   CRUMBS_RELAY_POLL_MS: int(10, 600_000, 1_000),
+  /** The outbox relay in a worker thread of its own (Postgres only); "off" runs it on the HTTP event loop. */
+  CRUMBS_RELAY_THREAD: z.enum(["on", "off"]).default("on"),
   CRUMBS_RETENTION: z.string().optional(),
   CRUMBS_SWEEP_MS: int(10, 3_600_000, 5_000),
   CRUMBS_STREAM_MAX_AGE_SECONDS: int(60, TEN_YEARS_S, DEFAULT_STREAM_LIMITS.maxAgeSeconds),
@@ -67,6 +69,8 @@ export interface ApiConfig {
   bodyLimitBytes: number;
   ssePingMs: number;
   relayPollMs: number;
+  /** The relay runs in a worker thread with its own connections (Postgres only). */
+  relayThread: boolean;
   /** History retention per schema (CRUMBS_RETENTION over the defaults). */
   retention: RetentionPolicy;
   /** Pause between TTL expiry / retention sweeps. */
@@ -114,6 +118,7 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
     bodyLimitBytes: e.CRUMBS_BODY_LIMIT,
     ssePingMs: e.CRUMBS_SSE_PING_MS,
     relayPollMs: e.CRUMBS_RELAY_POLL_MS,
+    relayThread: e.CRUMBS_RELAY_THREAD === "on",
     authCacheTtlMs: e.CRUMBS_AUTH_CACHE_TTL_MS,
     streamReplicas: e.CRUMBS_STREAM_REPLICAS,
     retention,

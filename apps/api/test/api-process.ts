@@ -8,9 +8,13 @@ const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
  * `crumbs api` as a real process, as docker compose runs it: its event loop is not the test's, so
  * a test can time it from outside (or kill it) honestly. Answers once it listens.
  */
-export async function spawnApi(env: Record<string, string>, token: string): Promise<{ child: ChildProcess; url: string }> {
+export async function spawnApi(
+  env: Record<string, string>,
+  token: string,
+  nodeArgs: string[] = [],
+): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["apps/cli/bin/crumbs.js", "api"], {
+  const child = spawn(process.execPath, [...nodeArgs, "apps/cli/bin/crumbs.js", "api"], {
     cwd: repoRoot,
     env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", CRUMBS_TOKEN: token, CRUMBS_RELAY_POLL_MS: "100" },
     stdio: ["ignore", "pipe", "pipe"],

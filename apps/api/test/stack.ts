@@ -41,6 +41,8 @@ export async function startStack(env: Record<string, string> = {}, opts: { nats?
     PORT: "0",
     HOST: "127.0.0.1",
     CRUMBS_TOKEN: TOKEN,
+    // CRUMBS_RELAY_THREAD=off in the environment runs the whole suite with the relay on the event loop.
+    ...(process.env.CRUMBS_RELAY_THREAD ? { CRUMBS_RELAY_THREAD: process.env.CRUMBS_RELAY_THREAD } : {}),
     ...env,
   });
   const stack = await assembleApi({ config, log: process.env.CRUMBS_TEST_LOG ? (m, e) => console.error(m, e ?? "") : () => {} });

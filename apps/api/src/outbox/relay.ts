@@ -1,15 +1,11 @@
 import { headers as natsHeaders } from "nats";
-import { sql } from "drizzle-orm";
-import { rowsOf, type Database, type Executor } from "../db/database.ts";
 import type { NatsLink } from "../nats/connect.ts";
-import { parkedOwners, parkRow } from "./parked.ts";
-import { isPermanentPublishError, prepareMessage } from "./prepare.ts";
-
-/** One relay at a time publishes, which keeps the stream in seq order across replicas. */
-const RELAY_LOCK_KEY = 0x63_72_75_6d_62_72n; // "crumbr"
+import { splitBatch, type Outgoing, type ToPark } from "./batch.ts";
+import { isPermanentPublishError } from "./prepare.ts";
+import type { RelayBatch, RelayStore } from "./relay-store.ts";
 
 export interface RelayOptions {
-  database: Database;
+  store: RelayStore;
   nats: NatsLink;
   batchSize?: number;
   /** Fallback poll for rows nobody kicked for (e.g. written while NATS was down on another replica). */
@@ -19,13 +15,15 @@ export interface RelayOptions {
   /** Rows moved to the dead-letter table (outbox_parked). */
   onParked?(count: number): void;
   log?(msg: string): void;
+  /** Commits seen from another thread (relay-worker.ts): each batch resets it, an idle relay asks it before it sleeps. */
+  commits?: CommitLatch;
 }
 
-interface OutboxRow {
-  seq: string;
-  subject: string;
-  msg_id: string;
-  payload: unknown;
+export interface CommitLatch {
+  /** A batch starts: it will see every row committed so far. */
+  beginBatch(): void;
+  /** True when a commit came after the last beginBatch; false leaves the latch idle (the next commit wakes the relay). */
+  sinceBegin(): boolean;
 }
 
 /**
@@ -80,6 +78,7 @@ export class OutboxRelay {
   private async loop(): Promise<void> {
     for (;;) {
       this.again = false;
+      this.opts.commits?.beginBatch();
       let outcome: Outcome;
       try {
         outcome = await this.drainBatch();
@@ -98,7 +97,7 @@ export class OutboxRelay {
         this.retryLater(25);
         return;
       }
-      if (outcome === "idle" && !this.again) return;
+      if (outcome === "idle" && !this.again && !this.opts.commits?.sinceBegin()) return;
     }
   }
 
@@ -111,74 +110,35 @@ export class OutboxRelay {
   private async drainBatch(): Promise<Outcome> {
     // While disconnected the client would buffer publishes and time out; wait for the reconnect kick.
     if (!this.opts.nats.connected()) return "idle";
-    const { db } = this.opts.database;
-    return db.transaction(async (tx) => {
-      const [lock] = rowsOf<{ ok: boolean }>(
-        await tx.execute(sql`select pg_try_advisory_xact_lock(${RELAY_LOCK_KEY.toString()}::bigint) as ok`),
-      );
-      if (!lock?.ok) return "busy";
-      const rows = rowsOf<OutboxRow>(
-        await tx.execute(sql`
-          select seq::text as seq, subject, msg_id, payload from outbox
-          where published_at is null order by outbox.seq limit ${this.batchSize}
-          for update skip locked`),
-      );
+    return this.opts.store.batch(this.batchSize, async (batch) => {
+      const { rows } = batch;
       if (rows.length === 0) return "idle";
-      const { send, parked } = await this.sort(tx, rows);
-      for (const p of parked) await this.park(tx, p.row, p.owner, p.reason);
+      const { send, parked } = splitBatch(rows, batch.heldFrom, this.opts.nats.maxPayload());
+      if (parked.length > 0) await this.park(batch, parked);
       // After a failure, one batch goes one at a time (always makes progress); otherwise pipelined.
       const { done, failure } = this.failures > 0 ? await this.publishInTurn(send) : await this.publishPipelined(send);
-      if (done > 0) {
-        const seqs = JSON.stringify(send.slice(0, done).map((m) => Number(m.row.seq)));
-        await tx.execute(sql`
-          update outbox set published_at = now()
-          where seq in (select jsonb_array_elements_text(${seqs}::jsonb)::bigint)`);
-        this.opts.onPublished?.(done);
-      }
+      if (done > 0) await batch.markPublished(send.slice(0, done).map((m) => m.row.seq));
       if (failure !== undefined) {
         const failed = send[done]!;
         if (!isPermanentPublishError(failure)) {
           this.opts.log?.(`outbox relay: publish failed, will retry: ${String(failure)}`);
+          if (done > 0) this.opts.onPublished?.(done);
           return "failed";
         }
         // The rows after it were refused only because it is missing: the next batch sends them.
-        await this.park(tx, failed.row, failed.owner, `publish refused: ${String(failure)}`);
+        await this.park(batch, [{ row: failed.row, owner: failed.owner, reason: `publish refused: ${String(failure)}` }]);
+        if (done > 0) this.opts.onPublished?.(done);
         return "more";
       }
+      if (done > 0) this.opts.onPublished?.(done);
       return rows.length === this.batchSize || parked.length > 0 ? "more" : "idle";
     });
   }
 
-  /**
-   * Splits a batch into what goes out (the event, or its reference event when
-   * only that fits max_payload) and what parks: rows nothing can be published
-   * for, and rows of an owner with an earlier parked row (held, so that the
-   * owner's order holds once they are retried).
-   */
-  private async sort(tx: Executor, rows: OutboxRow[]) {
-    const heldFrom = await parkedOwners(tx);
-    const maxPayload = this.opts.nats.maxPayload();
-    const send: Outgoing[] = [];
-    const parked: { row: OutboxRow; owner: string; reason: string }[] = [];
-    for (const row of rows) {
-      const p = prepareMessage(row, maxPayload);
-      const held = heldFrom.get(p.owner);
-      if (held !== undefined && held < Number(row.seq)) {
-        parked.push({ row, owner: p.owner, reason: `held behind parked seq ${held} of owner ${p.owner}` });
-      } else if (p.kind === "park") {
-        parked.push({ row, owner: p.owner, reason: p.reason });
-        heldFrom.set(p.owner, Number(row.seq));
-      } else {
-        send.push({ row, owner: p.owner, data: p.data });
-      }
-    }
-    return { send, parked };
-  }
-
-  private async park(tx: Executor, row: OutboxRow, owner: string, reason: string): Promise<void> {
-    await parkRow(tx, row.seq, owner, reason);
-    this.opts.onParked?.(1);
-    this.opts.log?.(`outbox relay: parked seq ${row.seq} (${row.subject}): ${reason}`);
+  private async park(batch: RelayBatch, parked: readonly ToPark[]): Promise<void> {
+    await batch.park(parked);
+    this.opts.onParked?.(parked.length);
+    for (const p of parked) this.opts.log?.(`outbox relay: parked seq ${p.row.seq} (${p.row.subject}): ${p.reason}`);
   }
 
   /**
@@ -220,23 +180,9 @@ export class OutboxRelay {
       ...(previousMsgId !== undefined ? { expect: { lastMsgID: previousMsgId } } : {}),
     });
   }
-
-  /** Rows committed but not yet published (the backlog gauge). */
-  async backlog(): Promise<number> {
-    const [row] = rowsOf<{ n: string }>(
-      await this.opts.database.db.execute(sql`select count(*)::text as n from outbox where published_at is null`),
-    );
-    return Number(row?.n ?? 0);
-  }
 }
 
 type Outcome = "idle" | "more" | "busy" | "failed";
-
-interface Outgoing {
-  row: OutboxRow;
-  owner: string;
-  data: Uint8Array;
-}
 
 interface Published {
   /** Rows acked, a prefix of the batch. */

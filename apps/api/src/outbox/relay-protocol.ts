@@ -1,0 +1,49 @@
+import { z } from "zod";
+
+/** What the relay thread is started with (workerData): plain data, so it crosses the thread boundary. */
+export const relayWorkerDataSchema = z.object({
+  databaseUrl: z.string(),
+  natsUrl: z.string(),
+  auth: z
+    .object({ natsAccountSeed: z.string().optional(), natsCredsFile: z.string().optional() })
+    .optional(),
+  streamLimits: z.object({ maxAgeSeconds: z.number(), maxBytes: z.number() }).optional(),
+  streamReplicas: z.number().int().optional(),
+  pollMs: z.number().int(),
+  /** One Int32 shared by both threads, see KICK below. */
+  kickFlag: z.instanceof(SharedArrayBuffer),
+});
+export type RelayWorkerData = z.infer<typeof relayWorkerDataSchema>;
+
+/**
+ * The kick flag. IDLE: the relay sleeps, a commit sets COMMITTED and posts one kick.
+ * BATCH: a batch is running and no commit came since it began. COMMITTED: a commit
+ * came (a kick is on its way, or the running relay will see it), so commits post nothing.
+ * Under load the relay runs batch after batch and the HTTP thread posts no messages at all.
+ */
+export const KICK = { IDLE: 0, BATCH: 1, COMMITTED: 2 } as const;
+
+/** The main thread's side: true when this commit must post a kick. */
+export function commitNeedsKick(flag: Int32Array): boolean {
+  return Atomics.exchange(flag, 0, KICK.COMMITTED) === KICK.IDLE;
+}
+
+/** The relay thread's side (OutboxRelay's CommitLatch). */
+export function kickLatch(flag: Int32Array) {
+  return {
+    beginBatch: () => void Atomics.store(flag, 0, KICK.BATCH),
+    sinceBegin: () => Atomics.compareExchange(flag, 0, KICK.BATCH, KICK.IDLE) !== KICK.BATCH,
+  };
+}
+
+/** Main thread -> relay thread. */
+export type ToRelayThread = { type: "kick" } | { type: "stop" };
+
+/** Relay thread -> main thread. */
+export type FromRelayThread =
+  | { type: "ready" }
+  | { type: "failed"; message: string }
+  | { type: "published"; n: number }
+  | { type: "parked"; n: number }
+  | { type: "log"; msg: string }
+  | { type: "stopped" };

@@ -1,0 +1,145 @@
+import postgres from "postgres";
+import { isConnectionFailure, QueryDeadlineError } from "../db/postgres/connection-errors.ts";
+import { withDeadline } from "../db/postgres/lazy-query.ts";
+import type { OutboxRow, ToPark } from "./batch.ts";
+import { RELAY_LOCK_KEY, type RelayBatch, type RelayStore } from "./relay-store.ts";
+
+export interface PgRelayStoreOptions {
+  databaseUrl: string;
+  /** Bound on each round trip; past it the connection is dropped and the next batch opens a fresh one. */
+  queryTimeoutMs?: number;
+}
+
+interface Head {
+  ok: boolean;
+  /** The connection's backend: the closing statements only act on the connection that holds the lock. */
+  pid: number;
+  held: Record<string, string> | null;
+  seq: string | null;
+  subject: string | null;
+  msg_id: string | null;
+  payload: unknown;
+}
+
+/**
+ * The relay's own postgres-js connection (one: the relay is sequential), with
+ * prepared statements and pipelining, so a batch costs two round trips: BEGIN and
+ * one statement that takes the lock and reads the rows with the parked owners,
+ * then parks, marks and COMMIT sent together (asynchronous commit, see below). drizzle would send each step as an
+ * unnamed statement, which postgres-js describes first: two round trips each.
+ *
+ * A transaction on a `max: 1` client spans separate queries; should the
+ * connection drop in between, postgres-js reconnects and the closing statements
+ * would run outside the transaction, so they are guarded by the backend pid the
+ * batch was read on: on another connection they do nothing and the rows are
+ * published again (Nats-Msg-Id dedup).
+ */
+export class PgRelayStore implements RelayStore {
+  private sql: postgres.Sql | undefined;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly opts: PgRelayStoreOptions) {
+    this.timeoutMs = opts.queryTimeoutMs ?? 15_000;
+  }
+
+  private client(): postgres.Sql {
+    this.sql ??= postgres(this.opts.databaseUrl, {
+      max: 1,
+      // A transaction spans several queries of this one connection: it must not be recycled in between.
+      max_lifetime: null,
+      idle_timeout: 0,
+      connect_timeout: 5,
+      onnotice: () => {},
+      connection: { application_name: "crumbs-relay", statement_timeout: 10_000 },
+    });
+    return this.sql;
+  }
+
+  async batch<T>(limit: number, fn: (b: RelayBatch) => Promise<T>): Promise<T | "busy"> {
+    const sql = this.client();
+    const closing: postgres.PendingQuery<postgres.Row[]>[] = [];
+    try {
+      const begin = sql`begin`;
+      // The marks need not wait for the WAL flush: a mark lost in a crash only republishes
+      // rows that Nats-Msg-Id dedup drops, and the next batch need not wait behind it.
+      const noFlushWait = sql`set local synchronous_commit to off`;
+      const read = sql<Head[]>`
+        with lock as (select pg_try_advisory_xact_lock(${RELAY_LOCK_KEY.toString()}::bigint) as ok),
+        batch as (
+          select seq, subject, msg_id, payload from outbox
+          where (select ok from lock) and published_at is null
+          order by seq limit ${limit}
+          for update skip locked),
+        held as (
+          select jsonb_object_agg(owner, seq::text) as held
+          from (select owner, min(seq) as seq from outbox_parked group by owner) p
+          where exists (select 1 from batch))
+        select (select ok from lock) as ok, pg_backend_pid() as pid, (select held from held) as held,
+               r.seq::text as seq, r.subject, r.msg_id, r.payload
+        from (select 1) one left join batch r on true
+        order by r.seq`;
+      const [, , heads] = await this.bounded(Promise.all([begin, noFlushWait, read]));
+      const first = heads[0];
+      if (!first?.ok) {
+        await this.bounded(sql`commit`);
+        return "busy";
+      }
+      const pid = first.pid;
+      const rows: OutboxRow[] = heads
+        .filter((h) => h.seq !== null)
+        .map((h) => ({ seq: h.seq!, subject: h.subject!, msg_id: h.msg_id!, payload: h.payload }));
+      const heldFrom = new Map(Object.entries(first.held ?? {}).map(([owner, seq]) => [owner, Number(seq)]));
+      const result = await fn({
+        rows,
+        heldFrom,
+        park: async (parked) => void closing.push(parkStatement(sql, parked, pid)),
+        markPublished: async (seqs) => void closing.push(markStatement(sql, seqs, pid)),
+      });
+      await this.bounded(Promise.all([...closing, sql`commit`]));
+      return result;
+    } catch (err) {
+      await this.failed(sql, err);
+      throw err;
+    }
+  }
+
+  private bounded<R>(p: Promise<R>): Promise<R> {
+    return withDeadline(() => p, this.timeoutMs, () => new QueryDeadlineError(this.timeoutMs));
+  }
+
+  /** Rolls back; after a connection failure the client is ended whole and the next batch opens a fresh one. */
+  private async failed(sql: postgres.Sql, err: unknown): Promise<void> {
+    if (isConnectionFailure(err)) {
+      if (this.sql === sql) this.sql = undefined;
+      await sql.end({ timeout: 0 }).catch(() => {});
+      return;
+    }
+    await this.bounded(sql`rollback`).catch(async () => {
+      if (this.sql === sql) this.sql = undefined;
+      await sql.end({ timeout: 0 }).catch(() => {});
+    });
+  }
+
+  async close(): Promise<void> {
+    const sql = this.sql;
+    this.sql = undefined;
+    await sql?.end({ timeout: 5 });
+  }
+}
+
+function parkStatement(sql: postgres.Sql, parked: readonly ToPark[], pid: number) {
+  const items = JSON.stringify(parked.map((p) => ({ seq: p.row.seq, owner: p.owner, reason: p.reason.slice(0, 1_000) })));
+  return sql`
+    with p as (select * from jsonb_to_recordset(${items}::text::jsonb) as x(seq bigint, owner text, reason text)),
+    moved as (
+      delete from outbox o using p where o.seq = p.seq and pg_backend_pid() = ${pid}::int
+      returning o.seq, o.subject, o.msg_id, o.payload, o.created_at)
+    insert into outbox_parked (seq, owner, subject, msg_id, payload, reason, created_at)
+    select m.seq, p.owner, m.subject, m.msg_id, m.payload, p.reason, m.created_at from moved m join p on p.seq = m.seq`;
+}
+
+function markStatement(sql: postgres.Sql, seqs: readonly string[], pid: number) {
+  return sql`
+    update outbox set published_at = now()
+    where seq = any(string_to_array(${seqs.join(",")}, ',')::bigint[]) and pg_backend_pid() = ${pid}::int`;
+}

@@ -1,0 +1,69 @@
+import { sql } from "drizzle-orm";
+import { rowsOf, type Database, type Executor } from "../db/database.ts";
+import type { OutboxRow, ToPark } from "./batch.ts";
+import { parkedOwners, parkRow } from "./parked.ts";
+
+/** One relay at a time publishes, which keeps the stream in seq order across replicas. */
+export const RELAY_LOCK_KEY = 0x63_72_75_6d_62_72n; // "crumbr"
+
+export interface RelayBatch {
+  /** The oldest unpublished rows, in seq order, locked for this batch. */
+  rows: OutboxRow[];
+  /** Per owner, the oldest parked seq. */
+  heldFrom: Map<string, number>;
+  /** Moves rows to outbox_parked; may take effect only when the batch commits. */
+  park(rows: readonly ToPark[]): Promise<void>;
+  /** Marks rows published; may take effect only when the batch commits. */
+  markPublished(seqs: readonly string[]): Promise<void>;
+}
+
+/**
+ * Where the relay's batches live: one transaction that holds the relay lock
+ * from the read to the marks. Two kinds: drizzle on the API's own database
+ * (PGlite, the in-process relay) and a postgres-js connection of its own with
+ * prepared, pipelined statements (the relay thread, store-pg.ts).
+ */
+export interface RelayStore {
+  /** Runs `fn` on one batch and commits; "busy" when another relay holds the lock. */
+  batch<T>(limit: number, fn: (b: RelayBatch) => Promise<T>): Promise<T | "busy">;
+  close(): Promise<void>;
+}
+
+/** The drizzle store: each step is its own statement, on whichever driver the API opened. */
+export function drizzleRelayStore(database: Database): RelayStore {
+  return {
+    batch: (limit, fn) =>
+      database.db.transaction(async (tx) => {
+        const [lock] = rowsOf<{ ok: boolean }>(
+          await tx.execute(sql`select pg_try_advisory_xact_lock(${RELAY_LOCK_KEY.toString()}::bigint) as ok`),
+        );
+        if (!lock?.ok) return "busy" as const;
+        const rows = rowsOf<OutboxRow>(
+          await tx.execute(sql`
+            select seq::text as seq, subject, msg_id, payload from outbox
+            where published_at is null order by outbox.seq limit ${limit}
+            for update skip locked`),
+        );
+        const heldFrom = rows.length > 0 ? await parkedOwners(tx) : new Map<string, number>();
+        return fn({
+          rows,
+          heldFrom,
+          async park(parked) {
+            for (const p of parked) await parkRow(tx, p.row.seq, p.owner, p.reason);
+          },
+          async markPublished(seqs) {
+            await tx.execute(sql`
+              update outbox set published_at = now()
+              where seq in (select jsonb_array_elements_text(${JSON.stringify(seqs.map(Number))}::jsonb)::bigint)`);
+          },
+        });
+      }),
+    close: async () => {},
+  };
+}
+
+/** Rows committed but not yet published (the backlog gauge). */
+export async function outboxBacklog(db: Executor): Promise<number> {
+  const [row] = rowsOf<{ n: string }>(await db.execute(sql`select count(*)::text as n from outbox where published_at is null`));
+  return Number(row?.n ?? 0);
+}

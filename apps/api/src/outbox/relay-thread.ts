@@ -1,0 +1,133 @@
+import { Worker } from "node:worker_threads";
+import { commitNeedsKick, KICK, type FromRelayThread, type RelayWorkerData, type ToRelayThread } from "./relay-protocol.ts";
+
+/** What the API holds of its relay, in a thread or in process. */
+export interface Relay {
+  /** Cheap and coalescing: call after every commit. */
+  kick(): void;
+  /** Rows committed but not yet published (the backlog gauge). */
+  backlog(): Promise<number>;
+  /** Finishes the batch in flight and closes the relay's connections. */
+  stop(): Promise<void>;
+}
+
+export interface ThreadRelayOptions extends Omit<RelayWorkerData, "kickFlag"> {
+  backlog(): Promise<number>;
+  onPublished?(count: number): void;
+  onParked?(count: number): void;
+  log?(msg: string): void;
+  /** Wait before starting a thread again after it died (e.g. the postgres driver's uncaught TypeError). */
+  restartMs?: number;
+}
+
+const STOP_TIMEOUT_MS = 15_000;
+const bootUrl = new URL("./relay-worker-boot.mjs", import.meta.url);
+
+/**
+ * The outbox relay in a worker thread of the API process (relay-worker.ts): its
+ * Postgres round trips, JSON encoding and JetStream acks run off the event loop
+ * that serves HTTP. A kick is one flag in shared memory plus, only when the relay
+ * sleeps, one message (relay-protocol.ts). A thread that dies is started again.
+ */
+export class ThreadRelay implements Relay {
+  private worker: Worker | undefined;
+  private readonly kickFlag = new Int32Array(new SharedArrayBuffer(4));
+  private stopping = false;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private stopped: Promise<void> | undefined;
+  /** After stop(): true when the thread closed its connections itself before it exited. */
+  stoppedCleanly = false;
+
+  constructor(private readonly opts: ThreadRelayOptions) {}
+
+  /** Resolves once the thread is connected and relaying; rejects when it could not start. */
+  start(): Promise<void> {
+    const { backlog: _b, onPublished: _p, onParked: _k, log: _l, restartMs: _r, ...data } = this.opts;
+    const workerData: RelayWorkerData = { ...data, kickFlag: this.kickFlag.buffer as SharedArrayBuffer };
+    const worker = new Worker(bootUrl, { workerData, execArgv: workerExecArgv() });
+    this.worker = worker;
+    Atomics.store(this.kickFlag, 0, KICK.IDLE);
+    return new Promise<void>((resolve, reject) => {
+      let ready = false;
+      let stoppedCleanly = false;
+      worker.on("message", (m: FromRelayThread) => {
+        if (m.type === "ready") {
+          ready = true;
+          resolve();
+        } else if (m.type === "failed") reject(new Error(`relay thread: ${m.message}`));
+        else if (m.type === "published") this.opts.onPublished?.(m.n);
+        else if (m.type === "parked") this.opts.onParked?.(m.n);
+        else if (m.type === "log") this.opts.log?.(m.msg);
+        else if (m.type === "stopped") stoppedCleanly = true;
+      });
+      worker.on("error", (err) => {
+        this.opts.log?.(`relay thread failed: ${String(err)}`);
+        if (!ready) reject(err);
+      });
+      worker.on("exit", (code) => {
+        if (this.worker === worker) this.worker = undefined;
+        if (!ready) return reject(new Error(`relay thread exited with code ${code} before it started`));
+        if (this.stopping || stoppedCleanly) return;
+        this.opts.log?.(`relay thread exited (code ${code}), starting another`);
+        this.restartLater();
+      });
+    });
+  }
+
+  private restartLater(): void {
+    clearTimeout(this.restartTimer);
+    this.restartTimer = setTimeout(() => {
+      if (this.stopping) return;
+      this.start().catch((err: unknown) => {
+        this.opts.log?.(`relay thread did not start again: ${String(err)}`);
+        this.restartLater();
+      });
+    }, this.opts.restartMs ?? 1_000);
+    this.restartTimer.unref();
+  }
+
+  kick(): void {
+    const worker = this.worker;
+    if (!worker || this.stopping) return;
+    if (commitNeedsKick(this.kickFlag)) worker.postMessage({ type: "kick" } satisfies ToRelayThread);
+  }
+
+  backlog(): Promise<number> {
+    return this.opts.backlog();
+  }
+
+  stop(): Promise<void> {
+    this.stopped ??= this.stopWorker();
+    return this.stopped;
+  }
+
+  private async stopWorker(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.restartTimer);
+    const worker = this.worker;
+    if (!worker) return;
+    const exited = new Promise<void>((resolve) =>
+      worker.once("exit", (code) => {
+        // The thread exits with 0 itself once its connections are closed; terminate() gives 1.
+        this.stoppedCleanly = code === 0;
+        resolve();
+      }),
+    );
+    worker.postMessage({ type: "stop" } satisfies ToRelayThread);
+    const timer = setTimeout(() => {
+      this.opts.log?.("relay thread did not stop in time, terminating it");
+      void worker.terminate();
+    }, STOP_TIMEOUT_MS);
+    await exited;
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The process's profiling flags (--cpu-prof, --heap-prof and their options), so a profiled API
+ * profiles its relay thread too. Nothing else: a worker refuses per-process and V8 flags
+ * (e.g. --max-old-space-size) with ERR_WORKER_INVALID_EXEC_ARGV, and the thread registers tsx itself.
+ */
+function workerExecArgv(): string[] {
+  return process.execArgv.filter((a) => /^--(cpu|heap)-prof/.test(a));
+}
