@@ -1,6 +1,6 @@
 import { PgDialect } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
-import { knownContextSchemas, SEED_PAGE_CONTEXT_EXAMPLE } from "@crumbs/schemas";
+import { knownContextSchemas, REFERENCE_PAGE_CONTEXT } from "@crumbs/schemas";
 import { checkBreadcrumbContent } from "../http/validate-write.ts";
 import { schemaGuard } from "./write-schema-guard.ts";
 
@@ -30,8 +30,8 @@ const contexts: [string, unknown][] = [
   ["hints that do not compile", { a: 1, llm_hints: { transform: { x: { type: "template", template: "{{#each" } } } }],
   ["a __proto__ key", JSON.parse('{"a": {"__proto__": 1}}')],
   ["not an object", [1, 2]],
-  ["the reference page context", SEED_PAGE_CONTEXT_EXAMPLE],
-  ["the reference page context without its hints", { ...SEED_PAGE_CONTEXT_EXAMPLE, llm_hints: undefined }],
+  ["the reference page context", REFERENCE_PAGE_CONTEXT],
+  ["the reference page context without its hints", { ...REFERENCE_PAGE_CONTEXT, llm_hints: undefined }],
   ["a chat message without its session", { role: "user", content: "hi" }],
   ["an action without params", { action: "click" }],
 ];
