@@ -57,6 +57,9 @@ describe("@crumbs/agent-sdk against the real API and nats-server", () => {
     await s.client.create(note("drop", ["other"]));
     await s.client.create(note("skip", ["keep"]));
     await waitFor(() => got.length === 1);
+    // "drop" and "skip" are delivered and acked by the local filter before the stop: a message still
+    // on its way to a stopping subscription stays unacked until the consumer's ack wait (30 s) ends.
+    await waitForConsumerDrained(s.nats.url, STREAM_NAME, "sdk-durable");
     await sub.stop();
     await loop;
     // Written while nobody listens: the durable consumer keeps them.
