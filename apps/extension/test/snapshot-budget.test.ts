@@ -94,7 +94,9 @@ describe("snapshot budget and privacy on every fixture", () => {
     await page.close();
   });
 
-  it("builds a snapshot of an 800-node page well under 75 ms", async () => {
+  // How fast is the bench's question (`npm run bench -- --only snapshot`, against Playwright in the same run):
+  // a timed assertion would fail on a busy machine and pass a regression on a quiet one.
+  it("snapshots an 800-node page within the token budget and reports how long the build took", async () => {
     const page = await h.openFixture("gen/typical-800.html");
     const visible = await page.evaluate(() => {
       let n = 0;
@@ -106,11 +108,11 @@ describe("snapshot budget and privacy on every fixture", () => {
     });
     expect(visible).toBeGreaterThanOrEqual(750);
     expect(visible).toBeLessThanOrEqual(900);
-    const times: number[] = [];
-    for (let i = 0; i < 7; i++) times.push((await snapshot()).build_ms);
-    times.sort((x, y) => x - y);
-    const median = times[3]!;
-    expect(median).toBeLessThan(75);
+    const snap = await snapshot();
+    expect(snap.text).toContain('button "Checkout"');
+    expect(snap.tokens).toBeLessThanOrEqual(4_000);
+    expect(snap.build_ms).toBeGreaterThan(0);
+    expect(Number.isFinite(snap.build_ms)).toBe(true);
     await page.close();
   });
 });
