@@ -14,17 +14,19 @@ const cli = fileURLToPath(new URL("../../apps/cli/bin/crumbs.js", import.meta.ur
 async function fillHistory(sql: postgres.Sql, rows: number) {
   await sql`
     INSERT INTO breadcrumb_history (seq, breadcrumb_id, owner, version, event, schema_name, tags, breadcrumb, at)
-    SELECT g, md5(g::text)::uuid, 'default', 1, 'created', 'chat.message.v1',
+    SELECT g, u.id, 'default', 1, 'created', 'chat.message.v1',
            ARRAY['user:message', 'session:s' || (g % 100)],
            jsonb_build_object(
-             'id', md5(g::text)::uuid, 'owner', 'default', 'schema_name', 'chat.message.v1', 'title', 'message ' || g,
+             'id', u.id, 'owner', 'default', 'schema_name', 'chat.message.v1', 'title', 'message ' || g,
              'tags', jsonb_build_array('user:message', 'session:s' || (g % 100)),
              'context', jsonb_build_object('role', 'user', 'session_id', 's' || (g % 100),
                                            'content', repeat('lorem ipsum dolor sit amet ', 28) || g),
              'version', 1, 'created_at', t, 'updated_at', t, 'created_by', 'admin', 'updated_by', 'admin'),
            t::timestamptz
     FROM generate_series(1, ${rows}::int) g,
-         LATERAL (SELECT to_char(timestamp '2026-01-01' + g * interval '1 ms', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS t) ts`;
+         LATERAL (SELECT to_char(timestamp '2026-01-01' + g * interval '1 ms', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS t) ts,
+         -- A v4-shaped id (version and variant digits set), as the contract's uuid check and the SDK require.
+         LATERAL (SELECT overlay(overlay(md5(g::text) placing '4' from 13) placing '8' from 17)::uuid AS id) u`;
   await sql`SELECT setval('history_seq', ${rows})`;
   await sql`VACUUM ANALYZE breadcrumb_history`;
 }
@@ -38,7 +40,7 @@ function runCli(args: string[], env: Record<string, string>): Promise<{ seconds:
     child.once("error", reject);
     child.once("exit", (code) => {
       if (code === 0) resolve({ seconds: (performance.now() - t0) / 1000, stderr });
-      else reject(new Error(`crumbs ${args.join(" ")} exited ${code}: ${stderr}`));
+      else reject(new Error(`crumbs ${args.join(" ")} exited ${code}: ${JSON.stringify(stderr)}`));
     });
   });
 }
