@@ -150,15 +150,6 @@ function jetStreamSource(messages: AsyncIterable<JsMsg> & { stop(): void }, dura
       if (stopped) return;
       stopped = true;
       messages.stop();
-      if (!durable) return;
-      // The client pulls ahead (up to `batch` messages). What it holds and nobody will read now would
-      // stay unacked for the whole ack wait before the consumer gave it to anyone else: hand it back.
-      // nats.js still yields what it received before the stop, then ends the iterator.
-      for (;;) {
-        const r = await it.next();
-        if (r.done) return;
-        r.value.nak();
-      }
     },
   };
 }
