@@ -20,3 +20,24 @@ export function pageContext(n: number, version = 1): Record<string, unknown> {
 export function pageContextTags(n: number): string[] {
   return REFERENCE_PAGE_CONTEXT_TAGS.map((t) => (t.startsWith("extension:") ? `extension:bench${String(n).padStart(4, "0")}` : t));
 }
+
+const SCROLL = '"@@scroll@@"';
+const VISIT = "@@visit@@";
+const patchBodies = new Map<number, string>();
+
+/**
+ * `JSON.stringify({ context: pageContext(n, version) })`, from a text made once per page: the load
+ * generators send one per PATCH, and cloning and serialising the context each time cost the load
+ * generator more CPU than sending the request.
+ */
+export function pageContextPatchBody(n: number, version: number): string {
+  let text = patchBodies.get(n);
+  if (text === undefined) {
+    const context = pageContext(n, 1) as Context;
+    context.viewport = { ...context.viewport, scrollY: JSON.parse(SCROLL) as string };
+    context.content = { ...context.content, mainText: String(context.content.mainText).replace(/\(visit 1\)$/, `(visit ${VISIT})`) };
+    text = JSON.stringify({ context });
+    patchBodies.set(n, text);
+  }
+  return text.replace(SCROLL, String((version * 40) % 4000)).replace(VISIT, String(version));
+}

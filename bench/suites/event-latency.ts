@@ -4,7 +4,7 @@ import type { Suite } from "../types.ts";
 import { percentile, round } from "../stats.ts";
 import { lowerIsBetter } from "../lib/figures.ts";
 import { openLoop } from "../lib/load.ts";
-import { pageContext } from "../lib/page-context.ts";
+import { pageContextPatchBody } from "../lib/page-context.ts";
 import { HttpClient } from "../lib/http.ts";
 import { createPageContexts } from "../lib/seed-rows.ts";
 import { startStack } from "../lib/stack.ts";
@@ -84,7 +84,7 @@ export const eventLatency: Suite = {
           return;
         }
         const res = await row.http.request("PATCH", `/v1/breadcrumbs/${row.id}`, {
-          body: { context: pageContext(row.n, row.version + 1) },
+          body: pageContextPatchBody(row.n, row.version + 1),
           headers: { "if-match": `"${row.version}"` },
         });
         const at = performance.now();

@@ -5,7 +5,7 @@ import type { Suite } from "../types.ts";
 import { round } from "../stats.ts";
 import { higherIsBetter, lowerIsBetter } from "../lib/figures.ts";
 import { closedLoop } from "../lib/load.ts";
-import { pageContext } from "../lib/page-context.ts";
+import { pageContext, pageContextPatchBody } from "../lib/page-context.ts";
 import { pgbench } from "../lib/pgbench.ts";
 import { HttpClient } from "../lib/http.ts";
 import { createPageContexts, type Row } from "../lib/seed-rows.ts";
@@ -71,7 +71,7 @@ export const writePath: Suite = {
         const mine = owned[w]!;
         const row = mine[Math.floor(Math.random() * mine.length)]!;
         const res = await clients[w]!.request("PATCH", `/v1/breadcrumbs/${row.id}`, {
-          body: { context: pageContext(row.n, row.version + 1) },
+          body: pageContextPatchBody(row.n, row.version + 1),
           headers: { "if-match": `"${row.version}"` },
         });
         if (res.status === 412) conflicts++;
