@@ -25,7 +25,7 @@ interface Head {
  * The relay's own postgres-js connection (one: the relay is sequential), with
  * prepared statements and pipelining, so a batch costs two round trips: BEGIN and
  * one statement that takes the lock and reads the rows with the parked owners,
- * then parks, marks and COMMIT sent together (asynchronous commit, see below). drizzle would send each step as an
+ * then parks, marks and COMMIT sent together (asynchronous commit, see client()). drizzle would send each step as an
  * unnamed statement, which postgres-js describes first: two round trips each.
  *
  * A transaction on a `max: 1` client spans separate queries; should the
@@ -50,7 +50,10 @@ export class PgRelayStore implements RelayStore {
       idle_timeout: 0,
       connect_timeout: 5,
       onnotice: () => {},
-      connection: { application_name: "crumbs-relay", statement_timeout: 10_000 },
+      // The relay's commits need not wait for the WAL flush: this connection only marks rows
+      // published, and a mark lost in a crash only republishes rows that Nats-Msg-Id dedup
+      // drops. Set for the session rather than per batch, which saved a statement per batch.
+      connection: { application_name: "crumbs-relay", statement_timeout: 10_000, synchronous_commit: "off" },
     });
     return this.sql;
   }
@@ -60,9 +63,6 @@ export class PgRelayStore implements RelayStore {
     const closing: postgres.PendingQuery<postgres.Row[]>[] = [];
     try {
       const begin = sql`begin`;
-      // The marks need not wait for the WAL flush: a mark lost in a crash only republishes
-      // rows that Nats-Msg-Id dedup drops, and the next batch need not wait behind it.
-      const noFlushWait = sql`set local synchronous_commit to off`;
       const read = sql<Head[]>`
         with lock as (select pg_try_advisory_xact_lock(${RELAY_LOCK_KEY.toString()}::bigint) as ok),
         batch as (
@@ -78,7 +78,7 @@ export class PgRelayStore implements RelayStore {
                r.seq::text as seq, r.subject, r.msg_id, r.payload
         from (select 1) one left join batch r on true
         order by r.seq`;
-      const [, , heads] = await this.bounded(Promise.all([begin, noFlushWait, read]));
+      const [, heads] = await this.bounded(Promise.all([begin, read]));
       const first = heads[0];
       if (!first?.ok) {
         await this.bounded(sql`commit`);
