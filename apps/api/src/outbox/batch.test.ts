@@ -5,7 +5,7 @@ const row = (seq: number, owner: string, payload: unknown = { seq, owner, breadc
   seq: String(seq),
   subject: `crumbs.${owner}.updated.note.v1`,
   msg_id: `id${seq}:1:updated`,
-  payload,
+  payload: JSON.stringify(payload),
 });
 /** Not an event object and too big: neither it nor a reference event can ever be sent. */
 const unsendable = "y".repeat(3_000);

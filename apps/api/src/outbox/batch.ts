@@ -5,7 +5,8 @@ export interface OutboxRow {
   seq: string;
   subject: string;
   msg_id: string;
-  payload: unknown;
+  /** The event's JSON text (the jsonb column cast to text). */
+  payload: string;
 }
 
 export interface Outgoing {

@@ -13,7 +13,7 @@ const event = (blob: string, tags: string[] = ["t"]) => ({
   at: "2025-01-15T10:30:00.000Z",
   breadcrumb: { context: { blob } },
 });
-const row = (payload: unknown, subject = "crumbs.alice.created.note.v1") => ({ subject, msg_id: "id:1:created", payload });
+const row = (payload: unknown, subject = "crumbs.alice.created.note.v1") => ({ subject, msg_id: "id:1:created", payload: JSON.stringify(payload) });
 const decode = (d: Uint8Array) => JSON.parse(new TextDecoder().decode(d)) as Record<string, unknown>;
 
 describe("prepareMessage", () => {
@@ -37,6 +37,17 @@ describe("prepareMessage", () => {
     const p = prepareMessage(row(event("x".repeat(max), Array.from({ length: 100 }, (_, i) => `${i}`.padEnd(200, "y")))), max);
     expect(p.kind).toBe("park");
     if (p.kind === "park") expect(p.reason).toMatch(/reference event of \d+ bytes exceed max_payload 8192/);
+  });
+
+  it("sends the stored text byte for byte, and parks an oversized row that is not a JSON object", () => {
+    const text = '{"seq": 7, "id": "x",  "note": "jsonb renders spaces"}';
+    const p = prepareMessage({ subject: "crumbs.alice.created.note.v1", msg_id: "id:1:created", payload: text }, max);
+    if (p.kind !== "full") throw new Error(`expected full, got ${p.kind}`);
+    expect(new TextDecoder().decode(p.data)).toBe(text);
+    for (const payload of [JSON.stringify("z".repeat(max)), `{"cut": "${"z".repeat(max)}`]) {
+      const q = prepareMessage({ subject: "crumbs.alice.created.note.v1", msg_id: "id:1:created", payload }, max);
+      expect(q).toEqual({ kind: "park", owner: "alice", reason: expect.stringMatching(/exceeds max_payload 8192/) });
+    }
   });
 
   it("parks a row with an invalid subject under the owner token it names", () => {

@@ -18,7 +18,7 @@ interface Head {
   seq: string | null;
   subject: string | null;
   msg_id: string | null;
-  payload: unknown;
+  payload: string | null;
 }
 
 /**
@@ -75,7 +75,7 @@ export class PgRelayStore implements RelayStore {
           from (select owner, min(seq) as seq from outbox_parked group by owner) p
           where exists (select 1 from batch))
         select (select ok from lock) as ok, pg_backend_pid() as pid, (select held from held) as held,
-               r.seq::text as seq, r.subject, r.msg_id, r.payload
+               r.seq::text as seq, r.subject, r.msg_id, r.payload::text as payload
         from (select 1) one left join batch r on true
         order by r.seq`;
       const [, heads] = await this.bounded(Promise.all([begin, read]));
@@ -87,7 +87,7 @@ export class PgRelayStore implements RelayStore {
       const pid = first.pid;
       const rows: OutboxRow[] = heads
         .filter((h) => h.seq !== null)
-        .map((h) => ({ seq: h.seq!, subject: h.subject!, msg_id: h.msg_id!, payload: h.payload }));
+        .map((h) => ({ seq: h.seq!, subject: h.subject!, msg_id: h.msg_id!, payload: h.payload! }));
       const heldFrom = new Map(Object.entries(first.held ?? {}).map(([owner, seq]) => [owner, Number(seq)]));
       const result = await fn({
         rows,

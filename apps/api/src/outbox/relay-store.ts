@@ -40,7 +40,7 @@ export function drizzleRelayStore(database: Database): RelayStore {
         if (!lock?.ok) return "busy" as const;
         const rows = rowsOf<OutboxRow>(
           await tx.execute(sql`
-            select seq::text as seq, subject, msg_id, payload from outbox
+            select seq::text as seq, subject, msg_id, payload::text as payload from outbox
             where published_at is null order by outbox.seq limit ${limit}
             for update skip locked`),
         );
