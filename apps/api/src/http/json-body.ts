@@ -4,6 +4,9 @@ import { jsonTextDepthExceeds } from "./json-depth.ts";
 
 export const MAX_JSON_DEPTH = 64;
 
+// Stateless between calls (decode() without { stream: true }), so one serves every request.
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
 /**
  * Reads a JSON body within `limit` bytes: Content-Length is checked first,
  * then the streamed size (a chunked or lying client cannot get past it), then
@@ -19,7 +22,7 @@ export async function readJsonBody(c: Context, limit: number): Promise<unknown> 
   const bytes = declared !== undefined ? new Uint8Array(await c.req.raw.arrayBuffer()) : await readLimited(c, limit);
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = utf8.decode(bytes);
   } catch {
     throw new InvalidJsonError("the body is not valid UTF-8");
   }
