@@ -1,5 +1,5 @@
 import { PgDialect } from "drizzle-orm/pg-core";
-import { checkBreadcrumbContent } from "@crumbs/api";
+import { breadcrumbContentCheck } from "@crumbs/api";
 import { patchBreadcrumb, type StoreDeps } from "@crumbs/api/store";
 
 class Captured extends Error {}
@@ -34,7 +34,7 @@ export function patchStatementForPgbench(context: Record<string, unknown>): { sq
     id: ID,
     expectedVersion: VERSION,
     body: { context },
-    validate: checkBreadcrumbContent,
+    validate: breadcrumbContentCheck,
   }).catch((err: unknown) => {
     if (!(err instanceof Captured)) throw err;
   });

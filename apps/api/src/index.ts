@@ -11,4 +11,4 @@ export { databaseStartupError } from "./startup-errors.ts";
 export { schema as tables } from "./db/schema.ts";
 export { createNatsTrust, mintRunnerUser, mintUser, ownerPermissions, type NatsTrust } from "./nats-auth/index.ts";
 export { SCOPES, type Scope } from "./http/auth-scopes.ts";
-export { checkBreadcrumbContent } from "./http/validate-write.ts";
+export { breadcrumbContentCheck } from "./http/validate-write.ts";

@@ -6,7 +6,7 @@ import { breadcrumbEventOf, msgIdFor, subjectFor, type Breadcrumb, type EventTyp
 import { openDatabase } from "../src/db/open.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { rowsOf, type Database } from "../src/db/database.ts";
-import { checkBreadcrumbContent } from "../src/http/validate-write.ts";
+import { breadcrumbContentCheck } from "../src/http/validate-write.ts";
 import { createBreadcrumb } from "../src/store/create.ts";
 import { patchBreadcrumb } from "../src/store/patch.ts";
 import { deleteBreadcrumb } from "../src/store/delete.ts";
@@ -63,7 +63,7 @@ describe("one-statement writes", () => {
 
     const patched = await patchBreadcrumb(deps, {
       owner, actor: "admin", id, expectedVersion: 1, body: { title: "t2", llm_hints: null, context: { n: 2 } },
-      validate: checkBreadcrumbContent,
+      validate: breadcrumbContentCheck,
     });
     expect(patched.response.body).toEqual(await getBreadcrumb(database.db, owner, id));
     await deleteBreadcrumb(deps, { owner, id, expectedVersion: 2 });
@@ -97,7 +97,7 @@ describe("one-statement writes", () => {
     const chat = await create({ schema_name: "chat.message.v1", title: "c", context: { role: "user", content: "hi", session_id: "s" } });
     const id = (chat.response.body as { id: string }).id;
     const patch = (expectedVersion: number, context: Record<string, unknown>) =>
-      patchBreadcrumb(deps, { owner, actor: "admin", id, expectedVersion, body: { context }, validate: checkBreadcrumbContent });
+      patchBreadcrumb(deps, { owner, actor: "admin", id, expectedVersion, body: { context }, validate: breadcrumbContentCheck });
     await expect(patch(1, { role: "nobody" })).rejects.toMatchObject({ status: 422, code: "schema_validation_failed" });
     await expect(patch(7, { role: "nobody" })).rejects.toMatchObject({ status: 412, details: { current_version: 1 } });
     // Refused by every schema (known or not): the guard admits none, the 422 still comes from the check.

@@ -11,4 +11,5 @@ export type { SelectorFilter } from "./selector-sql.ts";
 export { RowPacer, requestBudget, REQUEST_WORK_UNITS, REQUEST_DEADLINE_MS } from "./work.ts";
 export type { IdempotencyInput, StoredResponse } from "./idempotency.ts";
 export type { WriteResult } from "./write.ts";
+export type { ContentCheck } from "./write-schema-guard.ts";
 export { etagOf } from "./write.ts";

@@ -63,7 +63,7 @@ export async function patchBreadcrumb(
       if (!current) throw new NotFoundError(`breadcrumb ${id} not found`);
       if (current.version === expectedVersion && body.context !== undefined) {
         // The version matched, so the schema guard refused: the check throws the 422 it describes.
-        args.validate?.({ schema_name: current.schema_name, context: body.context as Breadcrumb["context"] });
+        args.validate?.check({ schema_name: current.schema_name, context: body.context as Breadcrumb["context"] });
       }
       throw new VersionMismatchError(current.version);
     }

@@ -1,12 +1,12 @@
 import { PgDialect } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
 import { knownContextSchemas, REFERENCE_PAGE_CONTEXT } from "@crumbs/schemas";
-import { checkBreadcrumbContent } from "../http/validate-write.ts";
+import { breadcrumbContentCheck, checkBreadcrumbContent } from "../http/validate-write.ts";
 import { schemaGuard } from "./write-schema-guard.ts";
 
 const dialect = new PgDialect();
 const render = (context: unknown) => {
-  const guard = schemaGuard(checkBreadcrumbContent, context);
+  const guard = schemaGuard(breadcrumbContentCheck, context);
   return guard ? dialect.sqlToQuery(guard) : undefined;
 };
 
@@ -34,6 +34,8 @@ const contexts: [string, unknown][] = [
   ["the reference page context without its hints", { ...REFERENCE_PAGE_CONTEXT, llm_hints: undefined }],
   ["a chat message without its session", { role: "user", content: "hi" }],
   ["an action without params", { action: "click" }],
+  ["the reference page context with hints that do not compile", { ...REFERENCE_PAGE_CONTEXT, llm_hints: { transform: { x: { type: "template", template: "{{#each" } } } }],
+  ["a page context with an extra key", { ...REFERENCE_PAGE_CONTEXT, extra: { deep: [1, { a: null }] } }],
 ];
 
 describe("schemaGuard", () => {

@@ -17,7 +17,7 @@ import { conditionalJson } from "../conditional.ts";
 import type { AppEnv, RouteDeps } from "../context.ts";
 import { readJsonBody } from "../json-body.ts";
 import { breadcrumbIdParam, idempotencyParam, ifMatchVersion, limitParam, selectorParam } from "../params.ts";
-import { checkBreadcrumbContent, checkTopLevelHints, parseWriteBody } from "../validate-write.ts";
+import { breadcrumbContentCheck, checkBreadcrumbContent, checkTopLevelHints, parseWriteBody } from "../validate-write.ts";
 import {
   Breadcrumb as BreadcrumbDoc,
   BreadcrumbOrView,
@@ -220,7 +220,7 @@ export function breadcrumbRoutes(deps: RouteDeps) {
       id,
       expectedVersion,
       body,
-      validate: body.context !== undefined ? checkBreadcrumbContent : undefined,
+      validate: body.context !== undefined ? breadcrumbContentCheck : undefined,
       idempotency,
     });
     return send(c, result);
