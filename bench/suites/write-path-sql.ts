@@ -1,4 +1,3 @@
-import { PgDialect } from "drizzle-orm/pg-core";
 import { breadcrumbContentCheck } from "@crumbs/api";
 import { patchBreadcrumb, type StoreDeps } from "@crumbs/api/store";
 
@@ -12,18 +11,20 @@ const OWNER = "benchownersentinel";
 
 /**
  * The statement a PATCH of `context` sends, taken from the API's own code (patchBreadcrumb with
- * the route's check, on a database that records the query instead of running it), as a pgbench
+ * the route's check, on a postgres-js client that records the query instead of sending it), as a pgbench
  * command: the row id, version, time, owner and subject prefix become `:bid`, `:bver`, `:bat`,
  * `:bowner` and `:bsubject` (set per transaction by the script), every other parameter a `-D` variable. pgbench reads `:word` even inside string literals, so the colons of the
  * timestamp format become chr(58); nothing else differs from what the API sends.
  */
 export function patchStatementForPgbench(context: Record<string, unknown>): { sql: string; vars: Record<string, string> } {
-  const dialect = new PgDialect();
   let query: { sql: string; params: unknown[] } | undefined;
+  // A postgres-js client as the API's database has: the statement is captured as it would be sent.
   const db = {
-    execute(q: Parameters<PgDialect["sqlToQuery"]>[0]) {
-      query = dialect.sqlToQuery(q);
-      throw new Captured();
+    $client: {
+      unsafe(text: string, params: unknown[]) {
+        query = { sql: text, params };
+        throw new Captured();
+      },
     },
   };
   const deps = { database: { db }, now: () => new Date(AT), newId: () => ID } as unknown as StoreDeps;
