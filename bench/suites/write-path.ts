@@ -129,15 +129,19 @@ export const writePath: Suite = {
       log(`backends per sample during the first API round: ${JSON.stringify(apiActivity)}`);
       log(`backends per sample during the first pgbench round: ${JSON.stringify(pgActivity)}`);
       const apiOps = apiRounds.reduce((n, r) => n + r.ops + r.errors, 0);
+      // The round whose ratio is the median: its two sides ran seconds apart, where the medians of
+      // each side could pair a fast API window with a slow pgbench one from another round.
+      const byRatio = apiRounds.map((api, i) => ({ api, pg: pgRounds[i]! })).sort((a, b) => a.api.perSecond / a.pg.tps - b.api.perSecond / b.pg.tps);
+      const mid = byRatio[Math.floor(byRatio.length / 2)]!;
 
       return {
         suite: "write-path",
         figures: [
           higherIsBetter({
             metric: "PATCH updates/s",
-            value: round(median(apiRounds.map((r) => r.perSecond)), 0),
+            value: round(mid.api.perSecond, 0),
             unit: "/s",
-            baseline: { name: "pgbench same SQL", value: round(median(pgRounds.map((r) => r.tps)), 0), unit: "/s" },
+            baseline: { name: "pgbench same SQL", value: round(mid.pg.tps, 0), unit: "/s" },
             goal: ">= 0.5x pgbench",
             minRatio: 0.5,
           }),
@@ -160,7 +164,7 @@ export const writePath: Suite = {
           clients: CLIENTS,
           rounds,
           seconds_per_round: seconds,
-          note: "value and baseline are the medians of the rounds; each round runs the API, then pgbench",
+          note: "PATCH/s against pgbench: the round with the median ratio; latencies: medians of the rounds; each round runs the API, then pgbench",
           api: { rounds: apiRounds.map(({ perSecond, p50, p99, ops, errors }) => ({ perSecond, p50, p99, ops, errors })), conflicts, activity: apiActivity },
           pgbench: { rounds: pgRounds.map(({ tps, transactions, p50, p99 }) => ({ tps, transactions, p50, p99 })), activity: pgActivity },
         },
