@@ -110,34 +110,39 @@ export class OutboxRelay {
   private async drainBatch(): Promise<Outcome> {
     // While disconnected the client would buffer publishes and time out; wait for the reconnect kick.
     if (!this.opts.nats.connected()) return "idle";
-    return this.opts.store.batch(this.batchSize, async (batch) => {
-      const { rows } = batch;
-      if (rows.length === 0) return "idle";
-      const { send, parked } = splitBatch(rows, batch.heldFrom, this.opts.nats.maxPayload());
-      if (parked.length > 0) await this.park(batch, parked);
-      // After a failure, one batch goes one at a time (always makes progress); otherwise pipelined.
-      const { done, failure } = this.failures > 0 ? await this.publishInTurn(send) : await this.publishPipelined(send);
-      if (done > 0) await batch.markPublished(send.slice(0, done).map((m) => m.row.seq));
-      if (failure !== undefined) {
-        const failed = send[done]!;
-        if (!isPermanentPublishError(failure)) {
-          this.opts.log?.(`outbox relay: publish failed, will retry: ${String(failure)}`);
-          if (done > 0) this.opts.onPublished?.(done);
-          return "failed";
-        }
-        // The rows after it were refused only because it is missing: the next batch sends them.
-        await this.park(batch, [{ row: failed.row, owner: failed.owner, reason: `publish refused: ${String(failure)}` }]);
-        if (done > 0) this.opts.onPublished?.(done);
-        return "more";
-      }
-      if (done > 0) this.opts.onPublished?.(done);
-      return rows.length === this.batchSize || parked.length > 0 ? "more" : "idle";
-    });
+    const result = await this.opts.store.batch(this.batchSize, (batch) => this.publishBatch(batch));
+    if (result === "busy") return "busy";
+    // Counted once the batch committed: marks and parks take effect with the commit, and a batch
+    // whose commit fails is published again by the next one, and counted then.
+    if (result.published > 0) this.opts.onPublished?.(result.published);
+    if (result.parked > 0) this.opts.onParked?.(result.parked);
+    return result.outcome;
+  }
+
+  private async publishBatch(batch: RelayBatch): Promise<{ outcome: Outcome; published: number; parked: number }> {
+    const { rows } = batch;
+    if (rows.length === 0) return { outcome: "idle", published: 0, parked: 0 };
+    const { send, parked } = splitBatch(rows, batch.heldFrom, this.opts.nats.maxPayload());
+    if (parked.length > 0) await this.park(batch, parked);
+    // After a failure, one batch goes one at a time (always makes progress); otherwise pipelined.
+    const { done, failure } = this.failures > 0 ? await this.publishInTurn(send) : await this.publishPipelined(send);
+    if (done > 0) await batch.markPublished(send.slice(0, done).map((m) => m.row.seq));
+    if (failure === undefined) {
+      const outcome = rows.length === this.batchSize || parked.length > 0 ? "more" : "idle";
+      return { outcome, published: done, parked: parked.length };
+    }
+    const failed = send[done]!;
+    if (!isPermanentPublishError(failure)) {
+      this.opts.log?.(`outbox relay: publish failed, will retry: ${String(failure)}`);
+      return { outcome: "failed", published: done, parked: parked.length };
+    }
+    // The rows after it were refused only because it is missing: the next batch sends them.
+    await this.park(batch, [{ row: failed.row, owner: failed.owner, reason: `publish refused: ${String(failure)}` }]);
+    return { outcome: "more", published: done, parked: parked.length + 1 };
   }
 
   private async park(batch: RelayBatch, parked: readonly ToPark[]): Promise<void> {
     await batch.park(parked);
-    this.opts.onParked?.(parked.length);
     for (const p of parked) this.opts.log?.(`outbox relay: parked seq ${p.row.seq} (${p.row.subject}): ${p.reason}`);
   }
 
