@@ -8,7 +8,7 @@ import type { NatsLink } from "../nats/connect.ts";
 import { ChangeNotifier } from "../notifier.ts";
 import { countParked } from "../outbox/parked.ts";
 import { createSchemaDefHintsLookup, type StoreDeps } from "../store/index.ts";
-import { bearerToken, createAuthenticator, type Authenticate } from "./auth.ts";
+import { bearerToken, createAuthenticator, hashToken, type Authenticate } from "./auth.ts";
 import type { AuthConfig } from "./auth-config.ts";
 import type { RouteDeps } from "./context.ts";
 import { accessLog, requestIds } from "./access-log.ts";
@@ -119,12 +119,15 @@ export function createApp(deps: AppDeps) {
 
   app.use("/v1/*", async (c, next) => {
     const token = bearerToken(c.req.header("authorization"));
-    const principal = token ? await authenticate(token) : undefined;
+    // One hash per request: the admin comparison, the key lookup, the rate limit and the stream slots share it.
+    const tokenHash = token === undefined ? "" : hashToken(token);
+    const principal = token === undefined ? undefined : await authenticate(token, tokenHash);
     if (!principal) {
       authFailures.failed(c);
       throw new UnauthorizedError();
     }
     c.set("principal", principal);
+    c.set("tokenHash", tokenHash);
     await next();
   });
   app.use("/v1/*", rateLimit({ keys: deps.auth?.rateLimit, admin: deps.auth?.adminRateLimit }));

@@ -8,7 +8,8 @@ import type { Principal } from "./principal.ts";
 
 export type { Principal };
 
-export type Authenticate = (token: string) => Promise<Principal | undefined>;
+/** `hash` is hashToken(token), which the caller has made already. */
+export type Authenticate = (token: string, hash: string) => Promise<Principal | undefined>;
 
 export const ADMIN_OWNER = "default";
 
@@ -26,10 +27,8 @@ function sameHash(a: string, b: string): boolean {
  * revocation reaches every replica at once).
  */
 export function createAuthenticator(opts: { adminToken?: string; db: Db; cache?: PrincipalCache }): Authenticate {
-  // One hash per request, for the admin comparison and the key lookup alike.
   const adminHash = opts.adminToken ? hashToken(opts.adminToken) : undefined;
-  return async (token) => {
-    const hash = hashToken(token);
+  return async (_token, hash) => {
     if (adminHash && sameHash(hash, adminHash)) {
       return { owner: ADMIN_OWNER, scopes: ["*"], actor: "admin" };
     }

@@ -4,7 +4,8 @@ import type { ChangeNotifier } from "../notifier.ts";
 import type { Principal } from "./auth.ts";
 import type { StreamSlots } from "./stream-slots.ts";
 
-export type AppEnv = { Variables: { principal: Principal } };
+/** `tokenHash`: the bearer token's SHA-256 (hashToken), made once by the auth middleware for whoever keys by token. */
+export type AppEnv = { Variables: { principal: Principal; tokenHash: string } };
 
 /** What the route files share, built once by createApp. */
 export interface RouteDeps {

@@ -1,6 +1,5 @@
 import type { MiddlewareHandler } from "hono";
 import { CrumbsError } from "../errors.ts";
-import { bearerToken, hashToken } from "./auth.ts";
 import type { AppEnv } from "./context.ts";
 import { TokenBuckets, type RateLimit } from "./rate-limit-bucket.ts";
 
@@ -32,7 +31,7 @@ export function rateLimit(
   return async (c, next) => {
     const buckets = c.get("principal").actor === "admin" ? admin : keys;
     if (buckets) {
-      const t = buckets.take(hashToken(bearerToken(c.req.header("authorization")) ?? ""), now());
+      const t = buckets.take(c.get("tokenHash"), now());
       const headers = {
         "RateLimit-Limit": String(buckets.limit.burst),
         "RateLimit-Remaining": String(t.remaining),

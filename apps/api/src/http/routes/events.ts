@@ -5,7 +5,6 @@ import type { RouteDeps } from "../context.ts";
 import { limitParam, selectorParam } from "../params.ts";
 import { InvalidRequestError } from "../../errors.ts";
 import { streamEvents } from "../sse.ts";
-import { bearerToken, hashToken } from "../auth.ts";
 import { conditionalJson } from "../conditional.ts";
 import { BreadcrumbEvent, errors, etagHeader, ifNoneMatchHeader, json, notModified, selectorQuery } from "../openapi/components.ts";
 import { apiRoute, defineRoute, newRouter } from "../openapi/define.ts";
@@ -97,7 +96,7 @@ export function eventRoutes(deps: RouteDeps) {
       after = parsed.data;
     }
     // Last, after every check that can refuse the request: the slot is released when the stream ends.
-    const release = deps.streamSlots.acquire(hashToken(bearerToken(c.req.header("authorization")) ?? ""));
+    const release = deps.streamSlots.acquire(c.get("tokenHash"));
     return streamSSE(c, (stream) =>
       streamEvents(stream, {
         database: deps.database,
