@@ -46,16 +46,8 @@ export interface WrittenRow {
 }
 
 /** The values a write statement binds besides its mutation's: SQL params, or placeholders for the template. */
-interface StatementValues {
-  owner: unknown;
-  type: unknown;
-  eventType: unknown;
-  at: unknown;
-  subjectPrefix: unknown;
-  idemKey: unknown;
-  idemFingerprint: unknown;
-  idemStatus: unknown;
-}
+const VALUE_NAMES = ["owner", "type", "eventType", "at", "subjectPrefix", "idemKey", "idemFingerprint", "idemStatus"] as const;
+type StatementValues = Record<(typeof VALUE_NAMES)[number], unknown>;
 
 /** What changes the statement's text (the rest is parameters): the idempotency row, and whether it stores a body. */
 type Shape = "plain" | "idempotent" | "idempotent-204";
@@ -175,9 +167,7 @@ const templates = new Map<Shape, Template>();
 function templateFor(shape: Shape): Template {
   let t = templates.get(shape);
   if (t) return t;
-  const names = Object.fromEntries(
-    (["owner", "type", "eventType", "at", "subjectPrefix", "idemKey", "idemFingerprint", "idemStatus"] as const).map((k) => [k, sql.placeholder(k)]),
-  ) as unknown as StatementValues;
+  const names = Object.fromEntries(VALUE_NAMES.map((k) => [k, sql.placeholder(k)])) as StatementValues;
   const q = dialect.sqlToQuery(writeStatement(shape, sql.raw(MUTATION_MARK), names));
   const [head, tail, ...rest] = q.sql.split(MUTATION_MARK);
   if (head === undefined || tail === undefined || rest.length > 0) throw new Error("the write statement must hold its mutation once");
