@@ -21,7 +21,7 @@ export function pageContextTags(n: number): string[] {
   return REFERENCE_PAGE_CONTEXT_TAGS.map((t) => (t.startsWith("extension:") ? `extension:bench${String(n).padStart(4, "0")}` : t));
 }
 
-const SCROLL = '"@@scroll@@"';
+const SCROLL = "@@scroll@@";
 const VISIT = "@@visit@@";
 const patchBodies = new Map<number, string>();
 
@@ -34,10 +34,11 @@ export function pageContextPatchBody(n: number, version: number): string {
   let text = patchBodies.get(n);
   if (text === undefined) {
     const context = pageContext(n, 1) as Context;
-    context.viewport = { ...context.viewport, scrollY: JSON.parse(SCROLL) as string };
+    context.viewport = { ...context.viewport, scrollY: SCROLL };
     context.content = { ...context.content, mainText: String(context.content.mainText).replace(/\(visit 1\)$/, `(visit ${VISIT})`) };
     text = JSON.stringify({ context });
     patchBodies.set(n, text);
   }
-  return text.replace(SCROLL, String((version * 40) % 4000)).replace(VISIT, String(version));
+  // The scroll marker stands where a number goes: its quotes go with it.
+  return text.replace(`"${SCROLL}"`, String((version * 40) % 4000)).replace(VISIT, String(version));
 }
