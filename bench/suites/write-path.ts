@@ -1,5 +1,3 @@
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import postgres from "postgres";
 import type { Suite } from "../types.ts";
 import { median, round } from "../stats.ts";
@@ -12,6 +10,7 @@ import { createPageContexts, type Row } from "../lib/seed-rows.ts";
 import { startStack } from "../lib/stack.ts";
 import { waitForOutboxDrained } from "../lib/outbox.ts";
 import { samplePgActivity } from "../lib/pg-sampler.ts";
+import { localPostmaster, startPhaseCpu, type PhaseCpu } from "../lib/cpu-account.ts";
 import { patchStatementForPgbench } from "./write-path-sql.ts";
 
 const ROWS = 1_000;
@@ -33,14 +32,6 @@ SELECT r.id AS bid, b.version AS bver, b.owner AS bowner, 'crumbs.' || b.owner |
 ${statement}
 `;
 }
-
-/** CPU time (user + system) a process has used so far, in ms: /proc/<pid>/stat fields 14 and 15, in clock ticks. */
-function cpuMsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return (ticks * 1000) / CLOCK_TICKS;
-}
-const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
 
 /** Rounds of API then pgbench: the machine's speed drifts over minutes, and alternating lets both sides meet the same drift. */
 const ROUNDS = 3;
@@ -96,7 +87,9 @@ export const writePath: Suite = {
 
       const apiRounds: LoadResult[] = [];
       const pgRounds: PgbenchResult[] = [];
-      let apiCpuMs = 0;
+      const apiCpu: PhaseCpu[] = [];
+      const pgCpu: PhaseCpu[] = [];
+      const postmaster = await localPostmaster(sql);
       let apiActivity: Record<string, number> = {};
       let pgActivity: Record<string, number> = {};
       for (let i = 1; i <= rounds; i++) {
@@ -109,9 +102,9 @@ export const writePath: Suite = {
 
         log(`round ${i}/${rounds}: API, ${seconds} s of PATCH with ${CLIENTS} clients`);
         const apiSampler = i === 1 ? samplePgActivity(stack.db.url, stack.db.name) : undefined;
-        const cpuBefore = cpuMsOf(stack.api.pid);
+        const apiPhase = await startPhaseCpu(sql, stack.api.pid, postmaster);
         const api = await closedLoop({ workers: CLIENTS, durationMs: seconds * 1000, op: patch });
-        apiCpuMs += cpuMsOf(stack.api.pid) - cpuBefore;
+        apiCpu.push(await apiPhase.end());
         if (apiSampler) apiActivity = await apiSampler.stop();
         if (api.firstError) log(`first error: ${api.firstError}`);
         apiRounds.push(api);
@@ -120,7 +113,9 @@ export const writePath: Suite = {
         await sql`VACUUM ANALYZE`;
         log(`round ${i}/${rounds}: pgbench, ${seconds} s of the same statement with ${CLIENTS} clients`);
         const pgSampler = i === 1 ? samplePgActivity(stack.db.url, stack.db.name) : undefined;
+        const pgPhase = await startPhaseCpu(sql, stack.api.pid, postmaster);
         const pg = await pgbench({ databaseUrl: stack.db.url, script, clients: CLIENTS, threads: 2, seconds, vars: statement.vars });
+        pgCpu.push(await pgPhase.end());
         if (pgSampler) pgActivity = await pgSampler.stop();
         if (pg.failed > 0 || !(pg.tps > 0)) throw new Error(`pgbench failed:\n${pg.raw}`);
         pgRounds.push(pg);
@@ -129,6 +124,14 @@ export const writePath: Suite = {
       log(`backends per sample during the first API round: ${JSON.stringify(apiActivity)}`);
       log(`backends per sample during the first pgbench round: ${JSON.stringify(pgActivity)}`);
       const apiOps = apiRounds.reduce((n, r) => n + r.ops + r.errors, 0);
+      const pgOps = pgRounds.reduce((n, r) => n + r.transactions, 0);
+      const perOp = (phases: PhaseCpu[], key: "apiMs" | "postgresMs" | "walSyncs", ops: number) =>
+        phases.every((p) => p[key] !== undefined) ? phases.reduce((n, p) => n + p[key]!, 0) / Math.max(1, ops) : undefined;
+      const pgPerPatch = perOp(apiCpu, "postgresMs", apiOps);
+      const pgPerTx = perOp(pgCpu, "postgresMs", pgOps);
+      const walPerPatch = perOp(apiCpu, "walSyncs", apiOps);
+      const walPerTx = perOp(pgCpu, "walSyncs", pgOps);
+      const idle = (phases: PhaseCpu[]) => round(100 * median(phases.map((p) => p.idle)), 1);
       // The round whose ratio is the median: its two sides ran seconds apart, where the medians of
       // each side could pair a fast API window with a slow pgbench one from another round.
       const byRatio = apiRounds.map((api, i) => ({ api, pg: pgRounds[i]! })).sort((a, b) => a.api.perSecond / a.pg.tps - b.api.perSecond / b.pg.tps);
@@ -157,7 +160,17 @@ export const writePath: Suite = {
             unit: "ms",
             baseline: { name: "pgbench", value: round(median(pgRounds.map((r) => r.p99))), unit: "ms" },
           }),
-          lowerIsBetter({ metric: "API process CPU per PATCH", value: round(apiCpuMs / Math.max(1, apiOps), 3), unit: "ms" }),
+          lowerIsBetter({ metric: "API process CPU per PATCH", value: round(perOp(apiCpu, "apiMs", apiOps)!, 3), unit: "ms" }),
+          // Where the gap in writes/s goes: Postgres's own work per write on each side (pgbench's
+          // includes the indexed read it does first), the WAL flushes each write shares, and the
+          // CPU time nobody used. Omitted when Postgres is not on this machine.
+          ...(pgPerPatch !== undefined && pgPerTx !== undefined
+            ? [lowerIsBetter({ metric: "Postgres CPU per write", value: round(pgPerPatch, 3), unit: "ms", baseline: { name: "pgbench, with its read", value: round(pgPerTx, 3), unit: "ms" } })]
+            : []),
+          ...(walPerPatch !== undefined && walPerTx !== undefined
+            ? [lowerIsBetter({ metric: "WAL flushes per write", value: round(walPerPatch, 3), unit: "", baseline: { name: "pgbench", value: round(walPerTx, 3), unit: "" } })]
+            : []),
+          { metric: "machine idle (median phase)", value: idle(apiCpu), unit: "%", baseline: { name: "pgbench", value: idle(pgCpu), unit: "%" } },
         ],
         params: {
           rows: ROWS,
@@ -165,8 +178,8 @@ export const writePath: Suite = {
           rounds,
           seconds_per_round: seconds,
           note: "PATCH/s against pgbench: the round with the median ratio; latencies: medians of the rounds; each round runs the API, then pgbench",
-          api: { rounds: apiRounds.map(({ perSecond, p50, p99, ops, errors }) => ({ perSecond, p50, p99, ops, errors })), conflicts, activity: apiActivity },
-          pgbench: { rounds: pgRounds.map(({ tps, transactions, p50, p99 }) => ({ tps, transactions, p50, p99 })), activity: pgActivity },
+          api: { rounds: apiRounds.map(({ perSecond, p50, p99, ops, errors }, i) => ({ perSecond, p50, p99, ops, errors, cpu: apiCpu[i] })), conflicts, activity: apiActivity },
+          pgbench: { rounds: pgRounds.map(({ tps, transactions, p50, p99 }, i) => ({ tps, transactions, p50, p99, cpu: pgCpu[i] })), activity: pgActivity },
         },
       };
     } finally {

@@ -1,0 +1,42 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { machineCpuMs, postgresCpuMs, processCpuMs } from "./cpu-account.ts";
+
+const run = promisify(execFile);
+
+function burn(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
+describe("CPU accounting from /proc", () => {
+  it("counts the CPU time this process spends", () => {
+    const before = processCpuMs(process.pid);
+    burn(300);
+    // Clock ticks are 10 ms; a busy loop of 300 ms wall gets most of it even on a loaded machine.
+    expect(processCpuMs(process.pid) - before).toBeGreaterThanOrEqual(100);
+  });
+
+  it("gives 0 for a process that does not exist", () => {
+    expect(processCpuMs(2 ** 22 + 1)).toBe(0);
+    expect(postgresCpuMs(2 ** 22 + 1)).toBe(0);
+  });
+
+  it("keeps the CPU time of children that have exited, as a postmaster's reaped backends", async () => {
+    const before = postgresCpuMs(process.pid);
+    // A child that burns about 400 ms and exits; the parent reaps it, so its time moves to cutime.
+    await run(process.execPath, ["-e", "const t = Date.now() + 400; while (Date.now() < t);"]);
+    const after = postgresCpuMs(process.pid);
+    expect(after - before).toBeGreaterThanOrEqual(200);
+  });
+
+  it("reads the machine's busy time within its total", () => {
+    const a = machineCpuMs();
+    burn(100);
+    const b = machineCpuMs();
+    expect(b.total).toBeGreaterThan(a.total);
+    expect(b.busy - a.busy).toBeGreaterThan(0);
+    expect(b.busy - a.busy).toBeLessThanOrEqual(b.total - a.total);
+  });
+});
