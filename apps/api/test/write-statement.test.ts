@@ -12,6 +12,12 @@ import { patchBreadcrumb } from "../src/store/patch.ts";
 import { deleteBreadcrumb } from "../src/store/delete.ts";
 import { getBreadcrumb } from "../src/store/read.ts";
 import type { StoreDeps } from "../src/store/store-deps.ts";
+import type { WriteResult } from "../src/store/write.ts";
+import { JsonText } from "../src/store/write-statement.ts";
+
+/** The answer's body as a client reads it: a write's own answer is JSON text, a replayed one a value. */
+const bodyOf = (r: WriteResult) =>
+  (r.response.body instanceof JsonText ? JSON.parse(r.response.body.text) : r.response.body) as Record<string, unknown>;
 
 // Real Postgres: what matters here is what the single write statement leaves in the tables.
 describe("one-statement writes", () => {
@@ -52,7 +58,7 @@ describe("one-statement writes", () => {
       key: `k-${randomUUID()}`,
       ttl_seconds: 3600,
     });
-    const b = created.response.body as Record<string, unknown>;
+    const b = bodyOf(created);
     const id = b.id as string;
     // Same fields and key order as a read (breadcrumbFromRow): optional fields present only when set.
     const read = await getBreadcrumb(database.db, owner, id);
@@ -65,14 +71,16 @@ describe("one-statement writes", () => {
       owner, actor: "admin", id, expectedVersion: 1, body: { title: "t2", llm_hints: null, context: { n: 2 } },
       validate: breadcrumbContentCheck,
     });
-    expect(patched.response.body).toEqual(await getBreadcrumb(database.db, owner, id));
+    const p = bodyOf(patched);
+    expect(p).toEqual(await getBreadcrumb(database.db, owner, id));
+    expect(Object.keys(p)).toEqual(Object.keys(await getBreadcrumb(database.db, owner, id)));
     await deleteBreadcrumb(deps, { owner, id, expectedVersion: 2 });
 
     const h = await history(id);
     expect(h.map((r) => r.event)).toEqual(["created", "updated", "deleted"]);
     expect(h[0]!.breadcrumb).toEqual(b);
-    expect(h[1]!.breadcrumb).toEqual(patched.response.body);
-    expect(h[2]!.breadcrumb).toEqual(patched.response.body);
+    expect(h[1]!.breadcrumb).toEqual(p);
+    expect(h[2]!.breadcrumb).toEqual(p);
     const seqs = h.map((r) => Number(r.seq));
     expect(seqs[1]! - seqs[0]!).toBe(1);
     expect(seqs[2]! - seqs[1]!).toBe(1);
@@ -84,7 +92,7 @@ describe("one-statement writes", () => {
     );
     expect(o.map((r) => r.msg_id)).toEqual([msgIdFor(id, 1, "created"), msgIdFor(id, 2, "updated"), msgIdFor(id, 2, "deleted")]);
     // The statement builds the event in SQL; it must be the contract's one event body, field for field.
-    const bodies = [b, patched.response.body, patched.response.body] as Breadcrumb[];
+    const bodies = [b, p, p] as Breadcrumb[];
     // The deletion's time is not in any response: the check there is every other field.
     const ats = [bodies[0]!.created_at, bodies[1]!.updated_at, o[2]!.payload.at as string];
     o.forEach((row, i) => {
@@ -95,7 +103,7 @@ describe("one-statement writes", () => {
 
   it("checks a PATCH's context against the row's schema without reading it first: 412 before 422", async () => {
     const chat = await create({ schema_name: "chat.message.v1", title: "c", context: { role: "user", content: "hi", session_id: "s" } });
-    const id = (chat.response.body as { id: string }).id;
+    const id = bodyOf(chat).id as string;
     const patch = (expectedVersion: number, context: Record<string, unknown>) =>
       patchBreadcrumb(deps, { owner, actor: "admin", id, expectedVersion, body: { context }, validate: breadcrumbContentCheck });
     await expect(patch(1, { role: "nobody" })).rejects.toMatchObject({ status: 422, code: "schema_validation_failed" });
@@ -116,8 +124,12 @@ describe("one-statement writes", () => {
     const idem = { key: `idem-${randomUUID()}`, fingerprint: "f1" };
     const results = await Promise.all(Array.from({ length: 6 }, () => create(body, idem)));
     expect(results.filter((r) => !r.replayed)).toHaveLength(1);
-    for (const r of results) expect(r.response).toEqual(results[0]!.response);
-    const id = (results[0]!.response.body as { id: string }).id;
+    // The first answer's text and the stored one replayed are the same breadcrumb, same status and ETag.
+    for (const r of results) {
+      expect(bodyOf(r)).toEqual(bodyOf(results[0]!));
+      expect({ status: r.response.status, etag: r.response.etag }).toEqual({ status: 201, etag: '"1"' });
+    }
+    const id = bodyOf(results[0]!).id as string;
     expect((await history(id)).length).toBe(1);
     await expect(create(body, { key: idem.key, fingerprint: "other" })).rejects.toMatchObject({ status: 422 });
     await expect(create(body)).rejects.toMatchObject({ status: 409, details: { id, version: 1 } });
@@ -125,7 +137,7 @@ describe("one-statement writes", () => {
 
   it("leaves nothing half-written when the history row cannot be written", async () => {
     const made = await create({ schema_name: "test.thing.v1", title: "x", context: {} });
-    const id = (made.response.body as { id: string }).id;
+    const id = bodyOf(made).id as string;
     const [first] = await history(id);
     // The sequence wound back: the next seq collides with the existing history row.
     await database.db.execute(sql`select setval('history_seq', ${Number(first!.seq)}, false)`);

@@ -12,8 +12,11 @@ export interface IdempotencyInput {
 
 export interface StoredResponse {
   status: number;
+  /** A JSON value, or JsonText (write-statement.ts) when the statement returned it as text. */
   body: unknown;
   etag: string | null;
+  /** The breadcrumb the answer is about, when the write returned it (a replayed answer has it in its body). */
+  id?: string;
 }
 
 /** The stored first response for this key, or undefined. A different fingerprint is a client bug: 422. */

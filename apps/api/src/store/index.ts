@@ -13,3 +13,4 @@ export type { IdempotencyInput, StoredResponse } from "./idempotency.ts";
 export type { WriteResult } from "./write.ts";
 export type { ContentCheck } from "./write-schema-guard.ts";
 export { etagOf } from "./write.ts";
+export { JsonText } from "./write-statement.ts";

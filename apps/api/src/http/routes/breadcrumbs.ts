@@ -6,6 +6,7 @@ import {
   deleteBreadcrumb,
   etagOf,
   getBreadcrumb,
+  JsonText,
   listBreadcrumbs,
   listHistory,
   patchBreadcrumb,
@@ -144,8 +145,11 @@ function send(c: Context<AppEnv>, result: WriteResult | { response: StoredRespon
   if (response.etag) c.header("ETag", response.etag);
   if (replayed) c.header("Idempotent-Replayed", "true");
   if (response.status === 204) return c.body(null, 204);
-  if (response.status === 201) c.header("Location", `/v1/breadcrumbs/${(response.body as { id: string }).id}`);
-  return c.json(response.body as object, response.status as 200 | 201);
+  if (response.status === 201) c.header("Location", `/v1/breadcrumbs/${response.id ?? (response.body as { id: string }).id}`);
+  const status = response.status as 200 | 201;
+  // The write's own answer comes as JSON text from its statement; a replayed one as a value.
+  if (response.body instanceof JsonText) return c.body(response.body.text, status, { "Content-Type": "application/json" });
+  return c.json(response.body as object, status);
 }
 
 export function breadcrumbRoutes(deps: RouteDeps) {
