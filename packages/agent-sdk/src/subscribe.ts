@@ -4,6 +4,7 @@ import {
   nanos,
   type Consumer,
   type ConsumerConfig,
+  type ConsumerMessages,
   type JetStreamManager,
   type JsMsg,
   type Msg,
@@ -88,7 +89,7 @@ export async function subscribeEvents(
     const name = opts.queue ?? opts.durable;
     const consumer = await jetStreamConsumer(nc, name, filterSubject, opts, iteration.ackWaitMs);
     const messages = await consumer.consume({ max_messages: opts.batch ?? (name ? 8 : 256) });
-    sub = new EventSubscription(name ?? "(ordered)", filterSubject, jetStreamSource(messages, Boolean(name)), iteration);
+    sub = new EventSubscription(name ?? "(ordered)", filterSubject, jetStreamSource(messages, Boolean(name), iteration.nakDelayMs), iteration);
   }
   const { signal } = opts;
   if (signal) {
@@ -122,9 +123,10 @@ async function jetStreamConsumer(
   return js.consumers.get(STREAM, name);
 }
 
-function jetStreamSource(messages: AsyncIterable<JsMsg> & { stop(): void }, durable: boolean): MessageSource {
+function jetStreamSource(messages: ConsumerMessages, durable: boolean, nakDelayMs: number): MessageSource {
   const it = messages[Symbol.asyncIterator]();
-  let stopped = false;
+  const handBackDelayMs = Math.max(nakDelayMs, HAND_BACK_MIN_DELAY_MS);
+  let stopping: Promise<void> | undefined;
   return {
     durable,
     messages: {
@@ -132,6 +134,11 @@ function jetStreamSource(messages: AsyncIterable<JsMsg> & { stop(): void }, dura
         const r = await it.next();
         if (r.done) return r;
         const m = r.value;
+        // A read that was waiting when the subscription stopped: the event goes back, not to the loop.
+        if (stopping) {
+          if (durable) m.nak(handBackDelayMs);
+          return { done: true, value: undefined };
+        }
         const raw: RawMessage = {
           subject: m.subject,
           seq: m.info.streamSequence,
@@ -146,12 +153,57 @@ function jetStreamSource(messages: AsyncIterable<JsMsg> & { stop(): void }, dura
         return { done: false, value: raw };
       },
     },
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      messages.stop();
+    stop() {
+      stopping ??= durable ? handBack(messages, it, handBackDelayMs) : Promise.resolve(messages.stop());
+      return stopping;
     },
   };
+}
+
+/** The parts of nats.js's pull consumer iterator (PullConsumerMessagesImpl) that a clean stop needs; not in its types. */
+interface PullIteratorInternals {
+  refilling?: boolean;
+  clearTimers?(): void;
+  sub?: { drain(): Promise<void> };
+}
+
+const HAND_BACK_TIMEOUT_MS = 5_000;
+/**
+ * Events handed back are redelivered no sooner than this. Right after the inbox unsubscribes, the
+ * server may still route a redelivery to one of the stopped iterator's pull requests, and the
+ * event is then lost to everyone until the ack wait ends: with nats-server 2.9.10 a nak without
+ * delay lost 1-3 of 7 events that way in every run, a 1 s delay none (packages/agent-sdk/test/sdk.test.ts).
+ */
+const HAND_BACK_MIN_DELAY_MS = 1_000;
+
+/**
+ * Ends a durable consumer's iterator without keeping what it was sent ahead. `messages.stop()`
+ * unsubscribes at once: events the server already sent are dropped on arrival and stay "ack
+ * pending" for the whole ack wait, so a restarted agent waits that long for them. Instead, no
+ * more pulls are asked for, the inbox is drained (unsubscribe, then everything already on its
+ * way still arrives, and nats.js ends the iterator), and every event not handed to the loop is
+ * nak'ed, for redelivery to whoever subscribes next.
+ */
+async function handBack(messages: ConsumerMessages, it: AsyncIterator<JsMsg>, delayMs: number): Promise<void> {
+  const impl = messages as unknown as PullIteratorInternals;
+  if (typeof impl.sub?.drain !== "function") {
+    messages.stop();
+  } else {
+    impl.refilling = false;
+    impl.clearTimers?.();
+    const drained = impl.sub.drain().catch(() => messages.stop());
+    const timer = setTimeout(() => messages.stop(), HAND_BACK_TIMEOUT_MS);
+    try {
+      await drained;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  for (;;) {
+    const r = await it.next();
+    if (r.done) return;
+    r.value.nak(delayMs);
+  }
 }
 
 function coreSource(nc: NatsConnection, subject: string): MessageSource {

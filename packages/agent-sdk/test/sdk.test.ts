@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
+import { connect } from "nats";
 import { waitFor, waitForConsumerDrained } from "@crumbs/testkit";
 import { STREAM_NAME, type ChatMessageContext } from "@crumbs/schemas";
 import { ApiResponseError, ApiTimeoutError, CrumbsClient, handleEvents, hasSchema, type BreadcrumbEvent, type EventSubscription } from "@crumbs/agent-sdk";
@@ -72,6 +73,50 @@ describe("@crumbs/agent-sdk against the real API and nats-server", () => {
     await waitForConsumerDrained(s.nats.url, STREAM_NAME, "sdk-durable");
     expect(got.map((e) => e.title)).toEqual(["k1", "k2", "k3"]);
     await sub.stop();
+  });
+
+  it("hands the events it was sent ahead back to the durable consumer when stopped, so the next subscriber gets them at once", async () => {
+    const schema = "test.handback.v1";
+    const titles = Array.from({ length: 20 }, (_, i) => `h${i}`);
+    for (const t of titles) await s.client.create({ ...note(t), schema_name: schema });
+    // An ack wait far past the test's own timeout: an event left unacked would not come back in time.
+    const opts = { durable: "sdk-handback", deliver: "all" as const, ackWaitMs: 300_000, batch: 8 };
+    const first = await s.client.subscribe({ schema_name: schema }, opts);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let inHand: string | undefined;
+    const firstLoop = (async () => {
+      for await (const d of first) {
+        inHand = d.event.breadcrumb.title;
+        await held; // a slow handler: the consumer has sent this subscription the next events ahead
+      }
+    })();
+    const nc = await connect({ servers: s.nats.url });
+    try {
+      const jsm = await nc.jetstreamManager();
+      await waitFor(async () => (await jsm.consumers.info(STREAM_NAME, "sdk-handback")).num_ack_pending >= 8);
+      const stopped = first.stop();
+      // A restart: the next subscriber comes after the handed-back events were due again.
+      await new Promise((r) => setTimeout(r, 1_500));
+      const got = new Set<string>();
+      const second = await s.client.subscribe({ schema_name: schema }, opts);
+      const secondLoop = (async () => {
+        for await (const d of second) got.add(d.event.breadcrumb.title);
+      })();
+      // Everything but the event the first handler still holds, long before any ack wait ends.
+      await waitFor(() => got.size === 19, { timeout: 20_000, message: "the second subscriber got the other 19" });
+      expect([...got].sort()).toEqual(titles.filter((t) => t !== inHand).sort());
+      release();
+      await stopped;
+      await firstLoop;
+      await second.stop();
+      await secondLoop;
+      // The event in hand was acked when its handler finished: the consumer has nothing left.
+      await waitForConsumerDrained(s.nats.url, STREAM_NAME, "sdk-handback");
+    } finally {
+      release();
+      await nc.close();
+    }
   });
 
   it("keeps going through a nats-server restart, without losing or repeating events", async () => {
