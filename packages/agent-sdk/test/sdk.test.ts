@@ -58,8 +58,8 @@ describe("@crumbs/agent-sdk against the real API and nats-server", () => {
     await s.client.create(note("drop", ["other"]));
     await s.client.create(note("skip", ["keep"]));
     await waitFor(() => got.length === 1);
-    // "drop" and "skip" are delivered and acked by the local filter before the stop: a message still
-    // on its way to a stopping subscription stays unacked until the consumer's ack wait (30 s) ends.
+    // "drop" and "skip" are delivered and acked by the local filter before the stop, so the second
+    // subscription starts with nothing handed back (that case has a test of its own below).
     await waitForConsumerDrained(s.nats.url, STREAM_NAME, "sdk-durable");
     await sub.stop();
     await loop;
