@@ -173,7 +173,8 @@ export const eventLatency: Suite = {
             metric: "writes/s achieved (offered 1,000)",
             value: round(achieved, 0),
             unit: "/s",
-            goal: "1,000",
+            // The load the p99 above was measured under: at least 95% of the offered rate got written.
+            goal: ">= 950 (95% of offered)",
             met: achieved >= 0.95 * RATE,
           },
         ],
