@@ -4,7 +4,7 @@ import type { Sql } from "postgres";
 export async function waitForOutboxDrained(sql: Sql, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const [row] = await sql<{ n: string }[]>`select count(*)::text as n from outbox where published_at is null`;
+    const [row] = await sql<{ n: string }[]>`select count(*)::text as n from outbox`;
     if (row?.n === "0") return;
     if (Date.now() > deadline) throw new Error(`outbox still holds ${row?.n} unpublished rows`);
     await new Promise((r) => setTimeout(r, 100));

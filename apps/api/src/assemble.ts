@@ -112,7 +112,6 @@ export async function assembleApi(opts: AssembleOptions): Promise<ApiStack> {
       },
       policy: config.retention,
       idempotencyTtlSeconds: config.idempotencyTtlSeconds,
-      outboxKeepSeconds: config.outboxKeepSeconds,
       intervalMs: config.sweepMs,
       log,
     });

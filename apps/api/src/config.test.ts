@@ -26,7 +26,6 @@ describe("loadApiConfig", () => {
     const c = loadApiConfig({});
     expect(c.streamLimits).toEqual({ maxAgeSeconds: 7 * 86_400, maxBytes: 1024 ** 3 });
     expect(c.idempotencyTtlSeconds).toBe(86_400);
-    expect(c.outboxKeepSeconds).toBe(300);
     expect(c.sseMaxPerToken).toBe(16);
     expect(c.authFailRateLimit).toEqual({ perSecond: 5, burst: 20 });
     expect(loadApiConfig({ CRUMBS_AUTH_FAIL_RATE_LIMIT: "off" }).authFailRateLimit).toBeUndefined();
@@ -34,7 +33,6 @@ describe("loadApiConfig", () => {
       ["CRUMBS_STREAM_MAX_AGE_SECONDS", "59"],
       ["CRUMBS_STREAM_MAX_BYTES", "1e400"],
       ["CRUMBS_IDEMPOTENCY_TTL_SECONDS", "8.9e15"],
-      ["CRUMBS_OUTBOX_KEEP_SECONDS", "-1"],
       ["CRUMBS_SSE_MAX_PER_TOKEN", "0"],
       ["CRUMBS_BODY_LIMIT", String(2 ** 40)],
       ["CRUMBS_SSE_PING_MS", "1.5"],

@@ -39,7 +39,6 @@ const envSchema = z.object({
   CRUMBS_STREAM_MAX_AGE_SECONDS: int(60, TEN_YEARS_S, DEFAULT_STREAM_LIMITS.maxAgeSeconds),
   CRUMBS_STREAM_MAX_BYTES: int(MiB, 2 ** 50, DEFAULT_STREAM_LIMITS.maxBytes),
   CRUMBS_IDEMPOTENCY_TTL_SECONDS: int(60, 30 * 86_400, 86_400),
-  CRUMBS_OUTBOX_KEEP_SECONDS: int(0, 7 * 86_400, 300),
   CRUMBS_SSE_MAX_PER_TOKEN: int(1, 10_000, 16),
   /** Failed authentications per client address; see http/auth-failures.ts. */
   CRUMBS_AUTH_FAIL_RATE_LIMIT: rateLimitSchema.prefault("5:20"),
@@ -79,8 +78,6 @@ export interface ApiConfig {
   streamLimits: StreamLimits;
   /** Idempotency keys older than this are pruned by the sweeper. */
   idempotencyTtlSeconds: number;
-  /** Published outbox rows older than this are pruned by the sweeper. */
-  outboxKeepSeconds: number;
   /** Open SSE streams per token; one more answers 429. */
   sseMaxPerToken: number;
   /** Failed authentications per client address; undefined = off. */
@@ -125,7 +122,6 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
     sweepMs: e.CRUMBS_SWEEP_MS,
     streamLimits: { maxAgeSeconds: e.CRUMBS_STREAM_MAX_AGE_SECONDS, maxBytes: e.CRUMBS_STREAM_MAX_BYTES },
     idempotencyTtlSeconds: e.CRUMBS_IDEMPOTENCY_TTL_SECONDS,
-    outboxKeepSeconds: e.CRUMBS_OUTBOX_KEEP_SECONDS,
     sseMaxPerToken: e.CRUMBS_SSE_MAX_PER_TOKEN,
     ...(e.CRUMBS_AUTH_FAIL_RATE_LIMIT ? { authFailRateLimit: e.CRUMBS_AUTH_FAIL_RATE_LIMIT } : {}),
   };

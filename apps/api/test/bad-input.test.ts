@@ -3,7 +3,9 @@ import { startStack, type TestStack } from "./stack.ts";
 
 /**
  * Every bad input answers the JSON error with the right status and stores
- * nothing: each case counts breadcrumbs, history and outbox rows before and after.
+ * nothing: each case counts breadcrumbs and history rows before and after. (Not the
+ * outbox: the relay empties it as it publishes, and an outbox row cannot exist
+ * without the history row it references.)
  */
 describe("bad input", () => {
   let s: TestStack;
@@ -147,7 +149,6 @@ describe("bad input", () => {
   const counts = async () => ({
     breadcrumbs: await s.count("breadcrumbs"),
     history: await s.count("breadcrumb_history"),
-    outbox: await s.count("outbox"),
   });
 });
 

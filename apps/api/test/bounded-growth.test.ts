@@ -20,7 +20,6 @@ describe("bounded growth", () => {
       CRUMBS_STREAM_MAX_AGE_SECONDS: "3600",
       CRUMBS_STREAM_MAX_BYTES: String(16 * 1024 * 1024),
       CRUMBS_IDEMPOTENCY_TTL_SECONDS: "60",
-      CRUMBS_OUTBOX_KEEP_SECONDS: "0",
       CRUMBS_SSE_MAX_PER_TOKEN: "2",
       CRUMBS_AUTH_FAIL_RATE_LIMIT: "1:5",
       CRUMBS_SSE_PING_MS: "100",
@@ -61,16 +60,17 @@ describe("bounded growth", () => {
     expect((await write("new", { "idempotency-key": "new-key" })).headers.get("idempotent-replayed")).toBe("true");
   });
 
-  it("published outbox rows are removed by the sweeper; history and replay keep them", async () => {
+  it("a published event leaves the outbox with its publish; history and replay keep it", async () => {
+    const jsm = await (await s.client()).jetstreamManager();
+    const events = async () => ((await (await s.call("/v1/events?limit=1000")).json()) as { items: unknown[] }).items.length;
+    await waitFor(async () => (await s.count("outbox")) === 0, { message: "earlier writes published" });
+    const published = (await jsm.streams.info(STREAM_NAME)).state.last_seq;
+    const replayed = await events();
     for (let i = 0; i < 3; i++) expect((await write(`o${i}`)).status).toBe(201);
-    await waitFor(async () => (await s.relay.backlog()) === 0, { message: "outbox published" });
-    expect(await s.count("outbox")).toBeGreaterThan(0);
-    const swept = await s.sweeper.sweep();
-    expect(swept.outboxRows).toBeGreaterThan(0);
-    expect(await s.count("outbox")).toBe(0);
-    const history = await s.count("breadcrumb_history");
-    const events = (await (await s.call("/v1/events?limit=1000")).json()) as { items: unknown[] };
-    expect(events.items).toHaveLength(history);
+    await waitFor(async () => (await s.count("outbox")) === 0, { message: "the outbox emptied by the relay, no sweep" });
+    expect((await jsm.streams.info(STREAM_NAME)).state.last_seq).toBe(published + 3);
+    expect(await events()).toBe(replayed + 3);
+    expect(await events()).toBe(await s.count("breadcrumb_history"));
   });
 
   it("open SSE streams per token are capped with 429; other tokens are unaffected and a closed stream frees its slot", async () => {

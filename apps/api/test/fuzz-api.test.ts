@@ -127,10 +127,12 @@ describe("API fuzz", () => {
     await s?.dispose();
   });
 
+  // Not the outbox: the relay empties it as it publishes, and an outbox row cannot exist without
+  // the history row it references.
   async function stored(): Promise<string> {
     const [r] = rowsOf<{ v: string }>(
       await s.database.db.execute(sql`select (select count(*) from breadcrumb_history)::text || ':' ||
-        (select count(*) from breadcrumbs)::text || ':' || (select count(*) from outbox)::text || ':' ||
+        (select count(*) from breadcrumbs)::text || ':' ||
         (select count(*) from idempotency_keys)::text as v`),
     );
     return r?.v ?? "";

@@ -85,8 +85,8 @@ describe("relay under max_payload", () => {
       await waitFor(() => seqsOf("bob").length >= 5, { message: "bob's 5 events" });
       expect(inOrder(seqsOf("default"))).toBe(true);
       expect(inOrder(seqsOf("bob"))).toBe(true);
-      // Rows are marked published after the acks, in the relay's own commit: a moment after delivery.
-      await waitFor(async () => (await s.relay.backlog()) === 0, { message: "every row marked published" });
+      // Rows are deleted after the acks, in the relay's own commit: a moment after delivery.
+      await waitFor(async () => (await s.relay.backlog()) === 0, { message: "every published row deleted" });
       expect(await s.count("outbox_parked")).toBe(0);
     } finally {
       await sub.stop();

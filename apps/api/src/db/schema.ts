@@ -69,7 +69,10 @@ export const breadcrumbHistory = pgTable(
   ],
 );
 
-/** Events waiting for the relay; a row is published to JetStream exactly once (Nats-Msg-Id dedup). */
+/**
+ * Events waiting for the relay: every row here is unpublished. The relay deletes a row once
+ * JetStream acked it (a crash in between republishes it, and Nats-Msg-Id dedup drops the copy).
+ */
 export const outbox = pgTable(
   "outbox",
   {
@@ -80,9 +83,7 @@ export const outbox = pgTable(
     msg_id: text("msg_id").notNull(),
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
     created_at: ts("created_at").notNull().defaultNow(),
-    published_at: ts("published_at"),
   },
-  (t) => [index("outbox_pending_idx").on(t.seq).where(sql`${t.published_at} is null`)],
 );
 
 /**

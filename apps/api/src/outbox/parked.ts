@@ -62,20 +62,3 @@ export async function retryParked(db: Executor, seq?: number): Promise<number[]>
   );
   return rows.map((r) => Number(r.seq)).sort((a, b) => a - b);
 }
-
-/**
- * Published rows go after `keepSeconds`: the relay never reads them again
- * (JetStream's Nats-Msg-Id window deduplicates a republish, not these rows).
- * Bounded per call, like every sweeper step.
- */
-export async function prunePublished(db: Executor, keepSeconds: number, limit: number): Promise<number> {
-  const rows = rowsOf(
-    await db.execute(sql`
-      delete from outbox where seq in (
-        select seq from outbox
-        where published_at is not null and published_at < now() - make_interval(secs => ${keepSeconds}::int)
-        order by seq limit ${limit})
-      returning seq`),
-  );
-  return rows.length;
-}

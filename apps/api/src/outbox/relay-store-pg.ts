@@ -25,7 +25,7 @@ interface Head {
  * The relay's own postgres-js connection (one: the relay is sequential), with
  * prepared statements and pipelining, so a batch costs two round trips: BEGIN and
  * one statement that takes the lock and reads the rows with the parked owners,
- * then parks, marks and COMMIT sent together (asynchronous commit, see client()). drizzle would send each step as an
+ * then parks, deletes and COMMIT sent together (asynchronous commit, see client()). drizzle would send each step as an
  * unnamed statement, which postgres-js describes first: two round trips each.
  *
  * A transaction on a `max: 1` client spans separate queries; should the
@@ -50,8 +50,8 @@ export class PgRelayStore implements RelayStore {
       idle_timeout: 0,
       connect_timeout: 5,
       onnotice: () => {},
-      // The relay's commits need not wait for the WAL flush: this connection only marks rows
-      // published, and a mark lost in a crash only republishes rows that Nats-Msg-Id dedup
+      // The relay's commits need not wait for the WAL flush: this connection only deletes rows
+      // JetStream acked, and a delete lost in a crash only republishes rows that Nats-Msg-Id dedup
       // drops. Set for the session rather than per batch, which saved a statement per batch.
       connection: { application_name: "crumbs-relay", statement_timeout: 10_000, synchronous_commit: "off" },
     });
@@ -67,9 +67,8 @@ export class PgRelayStore implements RelayStore {
         with lock as (select pg_try_advisory_xact_lock(${RELAY_LOCK_KEY.toString()}::bigint) as ok),
         batch as (
           select seq, subject, msg_id, payload from outbox
-          where (select ok from lock) and published_at is null
-          order by seq limit ${limit}
-          for update skip locked),
+          where (select ok from lock)
+          order by seq limit ${limit}),
         held as (
           select jsonb_object_agg(owner, seq::text) as held
           from (select owner, min(seq) as seq from outbox_parked group by owner) p
@@ -93,7 +92,7 @@ export class PgRelayStore implements RelayStore {
         rows,
         heldFrom,
         park: async (parked) => void closing.push(parkStatement(sql, parked, pid)),
-        markPublished: async (seqs) => void closing.push(markStatement(sql, seqs, pid)),
+        deletePublished: async (seqs) => void closing.push(deleteStatement(sql, seqs, pid)),
       });
       await this.bounded(Promise.all([...closing, sql`commit`]));
       return result;
@@ -138,8 +137,8 @@ function parkStatement(sql: postgres.Sql, parked: readonly ToPark[], pid: number
     select m.seq, p.owner, m.subject, m.msg_id, m.payload, p.reason, m.created_at from moved m join p on p.seq = m.seq`;
 }
 
-function markStatement(sql: postgres.Sql, seqs: readonly string[], pid: number) {
+function deleteStatement(sql: postgres.Sql, seqs: readonly string[], pid: number) {
   return sql`
-    update outbox set published_at = now()
+    delete from outbox
     where seq = any(string_to_array(${seqs.join(",")}, ',')::bigint[]) and pg_backend_pid() = ${pid}::int`;
 }

@@ -7,19 +7,21 @@ import { parkedOwners, parkRow } from "./parked.ts";
 export const RELAY_LOCK_KEY = 0x63_72_75_6d_62_72n; // "crumbr"
 
 export interface RelayBatch {
-  /** The oldest unpublished rows, in seq order, locked for this batch. */
+  /** The oldest outbox rows, in seq order (every row in the outbox is unpublished). */
   rows: OutboxRow[];
   /** Per owner, the oldest parked seq. */
   heldFrom: Map<string, number>;
   /** Moves rows to outbox_parked; may take effect only when the batch commits. */
   park(rows: readonly ToPark[]): Promise<void>;
-  /** Marks rows published; may take effect only when the batch commits. */
-  markPublished(seqs: readonly string[]): Promise<void>;
+  /** Deletes rows JetStream acked; may take effect only when the batch commits. */
+  deletePublished(seqs: readonly string[]): Promise<void>;
 }
 
 /**
  * Where the relay's batches live: one transaction that holds the relay lock
- * from the read to the marks. Two kinds: drizzle on the API's own database
+ * from the read to the deletes. The lock is what keeps other relays (other
+ * replicas) away from the rows, so the read takes no row locks: a row lock is a
+ * heap write and a WAL record per event, for nothing the advisory lock does not give. Two kinds: drizzle on the API's own database
  * (PGlite, the in-process relay) and a postgres-js connection of its own with
  * prepared, pipelined statements (the relay thread, store-pg.ts).
  */
@@ -41,8 +43,7 @@ export function drizzleRelayStore(database: Database): RelayStore {
         const rows = rowsOf<OutboxRow>(
           await tx.execute(sql`
             select seq::text as seq, subject, msg_id, payload::text as payload from outbox
-            where published_at is null order by outbox.seq limit ${limit}
-            for update skip locked`),
+            order by outbox.seq limit ${limit}`),
         );
         const heldFrom = rows.length > 0 ? await parkedOwners(tx) : new Map<string, number>();
         return fn({
@@ -51,9 +52,9 @@ export function drizzleRelayStore(database: Database): RelayStore {
           async park(parked) {
             for (const p of parked) await parkRow(tx, p.row.seq, p.owner, p.reason);
           },
-          async markPublished(seqs) {
+          async deletePublished(seqs) {
             await tx.execute(sql`
-              update outbox set published_at = now()
+              delete from outbox
               where seq in (select jsonb_array_elements_text(${JSON.stringify(seqs.map(Number))}::jsonb)::bigint)`);
           },
         });
@@ -64,6 +65,6 @@ export function drizzleRelayStore(database: Database): RelayStore {
 
 /** Rows committed but not yet published (the backlog gauge). */
 export async function outboxBacklog(db: Executor): Promise<number> {
-  const [row] = rowsOf<{ n: string }>(await db.execute(sql`select count(*)::text as n from outbox where published_at is null`));
+  const [row] = rowsOf<{ n: string }>(await db.execute(sql`select count(*)::text as n from outbox`));
   return Number(row?.n ?? 0);
 }

@@ -27,8 +27,8 @@ export interface CommitLatch {
 }
 
 /**
- * Drains the outbox into JetStream in seq order. Rows are marked published in
- * the same transaction, after the publish acks; a crash between ack and commit
+ * Drains the outbox into JetStream in seq order. Rows are deleted in the same
+ * transaction, after the publish acks; a crash between ack and commit
  * republishes, and `Nats-Msg-Id` dedup makes that harmless. No row can stall
  * the relay: an event larger than the server's max_payload goes out as its
  * reference event, and a row that can never be published is parked
@@ -112,7 +112,7 @@ export class OutboxRelay {
     if (!this.opts.nats.connected()) return "idle";
     const result = await this.opts.store.batch(this.batchSize, (batch) => this.publishBatch(batch));
     if (result === "busy") return "busy";
-    // Counted once the batch committed: marks and parks take effect with the commit, and a batch
+    // Counted once the batch committed: deletes and parks take effect with the commit, and a batch
     // whose commit fails is published again by the next one, and counted then.
     if (result.published > 0) this.opts.onPublished?.(result.published);
     if (result.parked > 0) this.opts.onParked?.(result.parked);
@@ -126,7 +126,7 @@ export class OutboxRelay {
     if (parked.length > 0) await this.park(batch, parked);
     // After a failure, one batch goes one at a time (always makes progress); otherwise pipelined.
     const { done, failure } = this.failures > 0 ? await this.publishInTurn(send) : await this.publishPipelined(send);
-    if (done > 0) await batch.markPublished(send.slice(0, done).map((m) => m.row.seq));
+    if (done > 0) await batch.deletePublished(send.slice(0, done).map((m) => m.row.seq));
     if (failure === undefined) {
       const outcome = rows.length === this.batchSize || parked.length > 0 ? "more" : "idle";
       return { outcome, published: done, parked: parked.length };
@@ -152,7 +152,7 @@ export class OutboxRelay {
    * stream's last message to be the row before it, so if a row is rejected, every
    * row after it is rejected too: nothing can land ahead of a gap. The first row
    * needs no check, every row before it is acked already. Only the acked prefix is
-   * marked; the rest is retried, and Nats-Msg-Id dedup makes republishing harmless.
+   * deleted; the rest is retried, and Nats-Msg-Id dedup makes republishing harmless.
    */
   private async publishPipelined(rows: Outgoing[]): Promise<Published> {
     const acks = await Promise.allSettled(rows.map((m, i) => this.publish(m, rows[i - 1]?.row.msg_id)));

@@ -9,7 +9,6 @@ import type { RetentionRule } from "./policy.ts";
  * except the newest one (so `/history` of a quiet breadcrumb is never empty).
  * A row whose event is still waiting in the outbox is never touched: the
  * relay must publish it first; nor a parked one (it waits for a retry).
- * Its published outbox row goes with it.
  */
 export async function pruneSchemaHistory(
   database: Database,
@@ -29,8 +28,7 @@ export async function pruneSchemaHistory(
           FROM breadcrumb_history h
           WHERE h.schema_name = ${schemaName}
         ) r
-        LEFT JOIN outbox o ON o.seq = r.seq
-        WHERE (o.seq IS NULL OR o.published_at IS NOT NULL)
+        WHERE NOT EXISTS (SELECT 1 FROM outbox o WHERE o.seq = r.seq)
           AND NOT EXISTS (SELECT 1 FROM outbox_parked p WHERE p.seq = r.seq)
           AND (
             (${maxVersions}::int IS NOT NULL AND r.rn > ${maxVersions}::int)
@@ -42,9 +40,6 @@ export async function pruneSchemaHistory(
     if (victims.length === 0) return 0;
     const seqs = JSON.stringify(victims.map((v) => Number(v.seq)));
     const list = sql`(SELECT jsonb_array_elements_text(${seqs}::jsonb)::bigint)`;
-    // Outbox first: its rows reference history. Unpublished rows were excluded above and the
-    // relay only locks unpublished ones, so this never waits on or races the relay.
-    await tx.execute(sql`DELETE FROM outbox WHERE seq IN ${list} AND published_at IS NOT NULL`);
     const deleted = await tx.execute(sql`DELETE FROM breadcrumb_history WHERE seq IN ${list} RETURNING seq`);
     return rowsOf(deleted).length;
   });

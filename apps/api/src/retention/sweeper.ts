@@ -1,5 +1,4 @@
 import type { StoreDeps } from "../store/store-deps.ts";
-import { prunePublished } from "../outbox/parked.ts";
 import { expireDue } from "../store/expiry.ts";
 import { pruneIdempotencyKeys } from "../store/idempotency.ts";
 import type { RetentionPolicy } from "./policy.ts";
@@ -10,8 +9,6 @@ export interface SweeperOptions {
   policy: RetentionPolicy;
   /** Idempotency keys older than this go (default 24 h). */
   idempotencyTtlSeconds?: number;
-  /** Published outbox rows older than this go (default 300 s). */
-  outboxKeepSeconds?: number;
   /** Pause between sweeps. */
   intervalMs?: number;
   /** Rows per statement: small, so a sweep never holds locks long enough to slow writes. */
@@ -23,12 +20,11 @@ export interface SweepResult {
   expired: number;
   pruned: number;
   idempotencyKeys: number;
-  outboxRows: number;
 }
 
 /**
  * Background housekeeping: TTL expiry (with deleted events), history
- * retention, expired idempotency keys and published outbox rows, in small
+ * retention and expired idempotency keys, in small
  * batches on a timer, never on the write path.
  */
 export class RetentionSweeper {
@@ -68,7 +64,7 @@ export class RetentionSweeper {
    * a batch comes back short, or after `maxBatches` so one pass stays bounded.
    */
   async sweep(maxBatches = 50): Promise<SweepResult> {
-    const result: SweepResult = { expired: 0, pruned: 0, idempotencyKeys: 0, outboxRows: 0 };
+    const result: SweepResult = { expired: 0, pruned: 0, idempotencyKeys: 0 };
     for (let i = 0; i < maxBatches && !this.stopped; i++) {
       const n = await expireDue(this.opts.store, this.batchSize);
       result.expired += n;
@@ -85,7 +81,6 @@ export class RetentionSweeper {
     result.idempotencyKeys = await this.batched(maxBatches, (n) =>
       pruneIdempotencyKeys(db, this.opts.idempotencyTtlSeconds ?? 86_400, n),
     );
-    result.outboxRows = await this.batched(maxBatches, (n) => prunePublished(db, this.opts.outboxKeepSeconds ?? 300, n));
     return result;
   }
 
