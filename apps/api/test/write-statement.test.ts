@@ -151,4 +151,27 @@ describe("one-statement writes", () => {
     expect((await history(id)).length).toBe(1);
     expect((await getBreadcrumb(database.db, owner, id)).version).toBe(1);
   });
+
+  it("stores the JSON a write fills with lz4 compression when the server has lz4", async () => {
+    const lz4 = await database.db
+      .execute(sql`create temp table lz4_probe (j jsonb compression lz4)`)
+      .then(() => true, () => false);
+    const columns = await rows<{ col: string; method: string }>(sql`
+      select attrelid::regclass::text || '.' || attname as col, attcompression::text as method from pg_attribute
+      where (attrelid, attname) in (('breadcrumbs'::regclass, 'context'), ('breadcrumbs'::regclass, 'llm_hints'),
+        ('breadcrumb_history'::regclass, 'breadcrumb'), ('outbox'::regclass, 'payload'),
+        ('outbox_parked'::regclass, 'payload'), ('idempotency_keys'::regclass, 'response'))
+      order by col`);
+    expect(columns).toHaveLength(6);
+    // 'l' is lz4; '' is the server's default (pglz), what a server without lz4 keeps.
+    expect(new Set(columns.map((c) => c.method))).toEqual(new Set([lz4 ? "l" : ""]));
+    // A page-sized context written now is stored compressed with it.
+    if (lz4) {
+      const created = await create({ schema_name: "test.lz4.v1", title: "big", context: { text: "lorem ipsum ".repeat(400) } });
+      const [stored] = await rows<{ method: string | null }>(
+        sql`select pg_column_compression(breadcrumb) as method from breadcrumb_history where breadcrumb_id = ${bodyOf(created).id as string}::uuid`,
+      );
+      expect(stored?.method).toBe("lz4");
+    }
+  });
 });
