@@ -21,9 +21,10 @@ export interface RelayBatch {
  * Where the relay's batches live: one transaction that holds the relay lock
  * from the read to the deletes. The lock is what keeps other relays (other
  * replicas) away from the rows, so the read takes no row locks: a row lock is a
- * heap write and a WAL record per event, for nothing the advisory lock does not give. Two kinds: drizzle on the API's own database
- * (PGlite, the in-process relay) and a postgres-js connection of its own with
- * prepared, pipelined statements (the relay thread, store-pg.ts).
+ * heap write and a WAL record per event, for nothing the advisory lock does not
+ * give. Two kinds: drizzle on the API's own database (PGlite, the in-process
+ * relay) and a postgres-js connection of its own with prepared, pipelined
+ * statements (the relay thread, store-pg.ts).
  */
 export interface RelayStore {
   /** Runs `fn` on one batch and commits; "busy" when another relay holds the lock. */
