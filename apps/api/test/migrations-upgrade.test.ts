@@ -1,0 +1,66 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "@crumbs/testkit";
+import { rowsOf, type Database } from "../src/db/database.ts";
+import { migrationsFolder } from "../src/db/migrate.ts";
+import { openDatabase } from "../src/db/open.ts";
+
+/** The migrations folder as an older release shipped it: its first `count` migrations. */
+async function olderRelease(count: number): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "crumbs-migrations-"));
+  await cp(migrationsFolder, dir, { recursive: true });
+  const journalPath = join(dir, "meta", "_journal.json");
+  const journal = JSON.parse(await readFile(journalPath, "utf8")) as { entries: unknown[] };
+  await writeFile(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, count) }));
+  return dir;
+}
+
+// A database made by a release whose relay marked published outbox rows (migrations 0000-0004),
+// upgraded by the API's own migrator: what the relay still owes must survive the upgrade.
+describe("upgrading a database of an older release", () => {
+  let pg: TestDatabase;
+  let database: Database;
+  let older: string;
+  beforeAll(async () => {
+    pg = await createTestDatabase("crumbs_upgrade");
+    database = await openDatabase({ databaseUrl: pg.url });
+    older = await olderRelease(5);
+  });
+  afterAll(async () => {
+    await database?.close();
+    await pg?.drop();
+    if (older) await rm(older, { recursive: true, force: true });
+  });
+
+  it("keeps the outbox rows the relay still owes, drops the published ones, and compresses new JSON with lz4", async () => {
+    const rows = async <T>(q: ReturnType<typeof sql>) => rowsOf<T>(await database.db.execute(q));
+    await database.runMigrations(older);
+    await database.db.execute(sql`
+      insert into breadcrumb_history (seq, breadcrumb_id, owner, version, event, schema_name, tags, breadcrumb, at)
+      values (1, gen_random_uuid(), 'o', 1, 'created', 'note.v1', '{}', '{}', now()),
+             (2, gen_random_uuid(), 'o', 1, 'created', 'note.v1', '{}', '{}', now())`);
+    await database.db.execute(sql`
+      insert into outbox (seq, subject, msg_id, payload, published_at)
+      values (1, 'crumbs.o.created.note.v1', 'a:1:created', '{}', now()),
+             (2, 'crumbs.o.created.note.v1', 'b:1:created', '{}', null)`);
+
+    await database.runMigrations(migrationsFolder);
+
+    expect(await rows<{ seq: string; msg_id: string }>(sql`select seq::text as seq, msg_id from outbox`)).toEqual([
+      { seq: "2", msg_id: "b:1:created" },
+    ]);
+    const columns = await rows<{ name: string }>(sql`
+      select attname as name from pg_attribute where attrelid = 'outbox'::regclass and attnum > 0 and not attisdropped`);
+    expect(columns.map((c) => c.name).sort()).toEqual(["created_at", "msg_id", "payload", "seq", "subject"]);
+    const lz4 = await database.db.execute(sql`create temp table lz4_probe (j jsonb compression lz4)`).then(
+      () => true,
+      () => false,
+    );
+    const [payload] = await rows<{ method: string }>(sql`
+      select attcompression::text as method from pg_attribute where attrelid = 'outbox'::regclass and attname = 'payload'`);
+    expect(payload?.method).toBe(lz4 ? "l" : "");
+  });
+});
