@@ -7,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from "@crumbs/testkit";
 import { rowsOf, type Database } from "../src/db/database.ts";
 import { migrationsFolder } from "../src/db/migrate.ts";
 import { openDatabase } from "../src/db/open.ts";
+import { columnCompression, serverHasLz4 } from "./compression.ts";
 
 /** The migrations folder as an older release shipped it: its first `count` migrations. */
 async function olderRelease(count: number): Promise<string> {
@@ -55,12 +56,8 @@ describe("upgrading a database of an older release", () => {
     const columns = await rows<{ name: string }>(sql`
       select attname as name from pg_attribute where attrelid = 'outbox'::regclass and attnum > 0 and not attisdropped`);
     expect(columns.map((c) => c.name).sort()).toEqual(["created_at", "msg_id", "payload", "seq", "subject"]);
-    const lz4 = await database.db.execute(sql`create temp table lz4_probe (j jsonb compression lz4)`).then(
-      () => true,
-      () => false,
-    );
-    const [payload] = await rows<{ method: string }>(sql`
-      select attcompression::text as method from pg_attribute where attrelid = 'outbox'::regclass and attname = 'payload'`);
-    expect(payload?.method).toBe(lz4 ? "l" : "");
+    expect(await columnCompression(database.db, [["outbox", "payload"]])).toEqual([
+      { col: "outbox.payload", method: (await serverHasLz4(database.db)) ? "l" : "" },
+    ]);
   });
 });

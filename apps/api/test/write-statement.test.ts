@@ -14,6 +14,7 @@ import { getBreadcrumb } from "../src/store/read.ts";
 import type { StoreDeps } from "../src/store/store-deps.ts";
 import type { WriteResult } from "../src/store/write.ts";
 import { JsonText } from "../src/store/write-statement.ts";
+import { columnCompression, serverHasLz4 } from "./compression.ts";
 
 /** The answer's body as a client reads it: a write's own answer is JSON text, a replayed one a value. */
 const bodyOf = (r: WriteResult) =>
@@ -153,15 +154,15 @@ describe("one-statement writes", () => {
   });
 
   it("stores the JSON a write fills with lz4 compression when the server has lz4", async () => {
-    const lz4 = await database.db
-      .execute(sql`create temp table lz4_probe (j jsonb compression lz4)`)
-      .then(() => true, () => false);
-    const columns = await rows<{ col: string; method: string }>(sql`
-      select attrelid::regclass::text || '.' || attname as col, attcompression::text as method from pg_attribute
-      where (attrelid, attname) in (('breadcrumbs'::regclass, 'context'), ('breadcrumbs'::regclass, 'llm_hints'),
-        ('breadcrumb_history'::regclass, 'breadcrumb'), ('outbox'::regclass, 'payload'),
-        ('outbox_parked'::regclass, 'payload'), ('idempotency_keys'::regclass, 'response'))
-      order by col`);
+    const lz4 = await serverHasLz4(database.db);
+    const columns = await columnCompression(database.db, [
+      ["breadcrumbs", "context"],
+      ["breadcrumbs", "llm_hints"],
+      ["breadcrumb_history", "breadcrumb"],
+      ["outbox", "payload"],
+      ["outbox_parked", "payload"],
+      ["idempotency_keys", "response"],
+    ]);
     expect(columns).toHaveLength(6);
     // 'l' is lz4; '' is the server's default (pglz), what a server without lz4 keeps.
     expect(new Set(columns.map((c) => c.method))).toEqual(new Set([lz4 ? "l" : ""]));
