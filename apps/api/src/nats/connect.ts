@@ -1,4 +1,4 @@
-import { connect, Events, type Authenticator, type JetStreamClient, type NatsConnection } from "nats";
+import { connect, Events, type Authenticator, type NatsConnection } from "nats";
 import { natsServers } from "@crumbs/schemas";
 import { ensureStream, type StreamLimits } from "./stream.ts";
 
@@ -7,7 +7,6 @@ const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 
 export interface NatsLink {
   readonly nc: NatsConnection;
-  readonly js: JetStreamClient;
   /** False between a disconnect and the next reconnect: the relay waits instead of queueing publishes. */
   connected(): boolean;
   /**
@@ -39,12 +38,11 @@ export async function connectNats(opts: {
     reconnectTimeWait: 250,
     pingInterval: 10_000,
     // Without this nats.js allocates an Error (a stack capture) and a timeout error for every
-    // request, JetStream publishes included: 8% of the relay thread's time in a profile of the
-    // write-path bench. Our errors are logged by message; the async stack added nothing.
+    // request (JetStream API calls here; the relay's publishes go through nats/publisher.ts).
+    // Our errors are logged by message; the async stack added nothing.
     noAsyncTraces: true,
   });
   await ensureStream(nc, opts.streamLimits, opts.streamReplicas);
-  const js = nc.jetstream();
   let up = true;
   const listeners = new Set<() => void>();
   void (async () => {
@@ -67,7 +65,6 @@ export async function connectNats(opts: {
   })();
   return {
     nc,
-    js,
     connected: () => up && !nc.isClosed(),
     maxPayload: () => nc.info?.max_payload ?? DEFAULT_MAX_PAYLOAD,
     onReconnect(fn) {

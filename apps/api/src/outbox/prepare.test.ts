@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { PublishError } from "../nats/publisher.ts";
 import { HEADER_ALLOWANCE_BYTES, isPermanentPublishError, prepareMessage } from "./prepare.ts";
 
 const event = (blob: string, tags: string[] = ["t"]) => ({
@@ -60,9 +61,10 @@ describe("isPermanentPublishError", () => {
   it("tells what retrying cannot fix from what it can", () => {
     expect(isPermanentPublishError({ code: "MAX_PAYLOAD_EXCEEDED" })).toBe(true);
     expect(isPermanentPublishError({ code: "BAD_SUBJECT" })).toBe(true);
-    expect(isPermanentPublishError({ api_error: { err_code: 10054 } })).toBe(true);
-    expect(isPermanentPublishError({ code: "TIMEOUT" })).toBe(false);
-    expect(isPermanentPublishError({ code: "503" })).toBe(false);
+    expect(isPermanentPublishError(new PublishError("REFUSED", "message size exceeds maximum allowed", 10054))).toBe(true);
+    expect(isPermanentPublishError(new PublishError("REFUSED", "wrong last msg ID", 10070))).toBe(false);
+    expect(isPermanentPublishError(new PublishError("TIMEOUT", "no ack"))).toBe(false);
+    expect(isPermanentPublishError(new PublishError("NO_RESPONDERS", "no stream"))).toBe(false);
     expect(isPermanentPublishError(new Error("boom"))).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { parseSubject, referenceEventOf } from "@crumbs/schemas";
+import { PublishError } from "../nats/publisher.ts";
 
 /**
  * Room kept for the headers JetStream adds (Nats-Msg-Id, Nats-Expected-Last-Msg-Id,
@@ -66,8 +67,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
  * an earlier rejection) is transient and retried with backoff.
  */
 export function isPermanentPublishError(err: unknown): boolean {
-  const e = err as { code?: unknown; api_error?: { err_code?: number } } | undefined;
-  if (e?.code === "BAD_SUBJECT" || e?.code === "MAX_PAYLOAD_EXCEEDED" || e?.code === "BAD_PAYLOAD") return true;
   // 10054: message size exceeds the stream's maximum.
-  return e?.api_error?.err_code === 10054;
+  if (err instanceof PublishError) return err.code === "REFUSED" && err.errCode === 10054;
+  // What nats.js throws before sending (NatsError codes).
+  const code = (err as { code?: unknown } | undefined)?.code;
+  return code === "BAD_SUBJECT" || code === "MAX_PAYLOAD_EXCEEDED" || code === "BAD_PAYLOAD";
 }

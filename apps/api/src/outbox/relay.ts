@@ -1,5 +1,5 @@
-import { headers as natsHeaders } from "nats";
 import type { NatsLink } from "../nats/connect.ts";
+import { JetStreamPublisher } from "../nats/publisher.ts";
 import { splitBatch, type Outgoing, type ToPark } from "./batch.ts";
 import { isPermanentPublishError } from "./prepare.ts";
 import type { RelayBatch, RelayStore } from "./relay-store.ts";
@@ -43,12 +43,14 @@ export class OutboxRelay {
   private failures = 0;
   private cleanups: (() => unknown)[] = [];
   private readonly batchSize: number;
+  private publisher: JetStreamPublisher | undefined;
 
   constructor(private readonly opts: RelayOptions) {
     this.batchSize = opts.batchSize ?? 200;
   }
 
   async start(): Promise<void> {
+    this.publisher = new JetStreamPublisher(this.opts.nats.nc, this.opts.publishTimeoutMs ?? 3_000);
     this.cleanups.push(this.opts.nats.onReconnect(() => this.kick()));
     this.timer = setInterval(() => this.kick(), this.opts.pollMs ?? 1_000);
     this.timer.unref();
@@ -73,6 +75,8 @@ export class OutboxRelay {
     clearTimeout(this.retryTimer);
     for (const c of this.cleanups.splice(0)) await c();
     await this.running;
+    // After the last batch: closing rejects what still waits for an ack.
+    this.publisher?.close();
   }
 
   private async loop(): Promise<void> {
@@ -176,13 +180,9 @@ export class OutboxRelay {
   }
 
   private async publish(m: Outgoing, previousMsgId?: string): Promise<void> {
-    const h = natsHeaders();
-    h.set("Content-Type", "application/json");
-    await this.opts.nats.js.publish(m.row.subject, m.data, {
-      msgID: m.row.msg_id,
-      headers: h,
-      timeout: this.opts.publishTimeoutMs ?? 3_000,
-      ...(previousMsgId !== undefined ? { expect: { lastMsgID: previousMsgId } } : {}),
+    await this.publisher!.publish(m.row.subject, m.data, {
+      msgId: m.row.msg_id,
+      ...(previousMsgId !== undefined ? { expectedLastMsgId: previousMsgId } : {}),
     });
   }
 }
