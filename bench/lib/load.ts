@@ -61,11 +61,13 @@ export async function openLoop(opts: {
   count: number;
   maxInFlight: number;
   op: (i: number) => Promise<void>;
-}): Promise<{ seconds: number; achievedPerSecond: number; skipped: number }> {
+}): Promise<{ seconds: number; achievedPerSecond: number; skipped: number; errors: number; firstError?: string }> {
   const started = performance.now();
   const interval = 1000 / opts.ratePerSecond;
   let inFlight = 0;
   let skipped = 0;
+  let errors = 0;
+  let firstError: string | undefined;
   const running = new Set<Promise<void>>();
   for (let i = 0; i < opts.count; i++) {
     const due = started + i * interval;
@@ -77,13 +79,21 @@ export async function openLoop(opts: {
       continue;
     }
     inFlight++;
-    const p = opts.op(i).finally(() => {
-      inFlight--;
-      running.delete(p);
-    });
+    // A failed op (a socket the server closed as it was reused) is counted, not left to reject
+    // unhandled until the end, which ended the whole bench run and left the API child running.
+    const p = opts
+      .op(i)
+      .catch((err: unknown) => {
+        errors++;
+        firstError ??= String(err);
+      })
+      .finally(() => {
+        inFlight--;
+        running.delete(p);
+      });
     running.add(p);
   }
   await Promise.all(running);
   const seconds = (performance.now() - started) / 1000;
-  return { seconds, achievedPerSecond: (opts.count - skipped) / seconds, skipped };
+  return { seconds, achievedPerSecond: (opts.count - skipped) / seconds, skipped, errors, ...(firstError ? { firstError } : {}) };
 }
