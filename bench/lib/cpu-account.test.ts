@@ -1,7 +1,8 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { machineCpuMs, postgresCpuMs, processCpuMs } from "./cpu-account.ts";
+import { Worker } from "node:worker_threads";
+import { machineCpuMs, mainThreadCpuMs, postgresCpuMs, processCpuMs } from "./cpu-account.ts";
 
 const run = promisify(execFile);
 
@@ -18,8 +19,21 @@ describe("CPU accounting from /proc", () => {
     expect(processCpuMs(process.pid) - before).toBeGreaterThanOrEqual(100);
   });
 
+  it("tells the main thread's time from the other threads'", async () => {
+    const process0 = processCpuMs(process.pid);
+    const main0 = mainThreadCpuMs(process.pid);
+    // A worker thread burns about 400 ms while the main thread waits for it.
+    const worker = new Worker("const t = Date.now() + 400; while (Date.now() < t);", { eval: true });
+    await new Promise((resolve) => worker.once("exit", resolve));
+    const main = mainThreadCpuMs(process.pid) - main0;
+    expect(processCpuMs(process.pid) - process0 - main).toBeGreaterThanOrEqual(200);
+    burn(300);
+    expect(mainThreadCpuMs(process.pid) - main0).toBeGreaterThanOrEqual(100);
+  });
+
   it("gives 0 for a process that does not exist", () => {
     expect(processCpuMs(2 ** 22 + 1)).toBe(0);
+    expect(mainThreadCpuMs(2 ** 22 + 1)).toBe(0);
     expect(postgresCpuMs(2 ** 22 + 1)).toBe(0);
   });
 

@@ -12,9 +12,9 @@ const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf
 const ticksToMs = (ticks: number) => (ticks * 1000) / CLOCK_TICKS;
 
 /** /proc/<pid>/stat fields after the command name: index 11 is utime, 12 stime, 13 cutime, 14 cstime, 1 ppid. */
-function statFields(pid: number): string[] | undefined {
+function statFields(pid: number, path = `/proc/${pid}/stat`): string[] | undefined {
   try {
-    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return readFileSync(path, "utf8").split(") ")[1]!.split(" ");
   } catch {
     return undefined;
   }
@@ -23,6 +23,16 @@ function statFields(pid: number): string[] | undefined {
 /** CPU time (user + system) a process has used so far, in ms; 0 once it is gone. */
 export function processCpuMs(pid: number): number {
   const f = statFields(pid);
+  return f ? ticksToMs(Number(f[11]) + Number(f[12])) : 0;
+}
+
+/**
+ * CPU time of a process's main thread so far, in ms (its task whose id is the pid); 0 once it
+ * is gone. The rest of a Node process's time is its other threads: the API's relay thread, V8's
+ * garbage collector and compiler threads, libuv's pool.
+ */
+export function mainThreadCpuMs(pid: number): number {
+  const f = statFields(pid, `/proc/${pid}/task/${pid}/stat`);
   return f ? ticksToMs(Number(f[11]) + Number(f[12])) : 0;
 }
 
@@ -75,6 +85,8 @@ export async function walSyncs(sql: postgres.Sql): Promise<number | undefined> {
 export interface PhaseCpu {
   /** The API process; 0 for a phase the API only watches. */
   apiMs: number;
+  /** Its main thread (HTTP), part of apiMs. */
+  apiMainMs: number;
   /** All of Postgres; undefined when the server is not on this machine. */
   postgresMs?: number;
   /** Share of the machine's CPU time that was idle, 0-1. */
@@ -85,6 +97,7 @@ export interface PhaseCpu {
 /** Measures one phase: call before it, then `end()` after it. */
 export async function startPhaseCpu(sql: postgres.Sql, apiPid: number, postmaster: number | undefined) {
   const api0 = processCpuMs(apiPid);
+  const main0 = mainThreadCpuMs(apiPid);
   const pg0 = postmaster === undefined ? undefined : postgresCpuMs(postmaster);
   const m0 = machineCpuMs();
   const wal0 = await walSyncs(sql);
@@ -95,6 +108,7 @@ export async function startPhaseCpu(sql: postgres.Sql, apiPid: number, postmaste
       const span = m1.total - m0.total;
       return {
         apiMs: processCpuMs(apiPid) - api0,
+        apiMainMs: mainThreadCpuMs(apiPid) - main0,
         ...(pg0 !== undefined ? { postgresMs: postgresCpuMs(postmaster!) - pg0 } : {}),
         idle: span > 0 ? 1 - (m1.busy - m0.busy) / span : 0,
         ...(wal0 !== undefined && wal1 !== undefined ? { walSyncs: wal1 - wal0 } : {}),
