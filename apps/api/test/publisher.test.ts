@@ -64,6 +64,7 @@ describe("JetStream publisher", () => {
   it("rejects at once, as permanent, a message over the server's max_payload", async () => {
     const huge = new Uint8Array(128 * 1024);
     const err = await publisher.publish("pub.c", huge, { msgId: "c2" }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "MAX_PAYLOAD_EXCEEDED" });
     expect(isPermanentPublishError(err)).toBe(true);
   });
 
