@@ -119,7 +119,7 @@ export class JetStreamPublisher {
     if (!oldest.done) this.sweeper = setTimeout(() => this.sweep(), Math.max(1, oldest.value.deadline - now)).unref();
   }
 
-  private fail(expired: (w: Waiting) => boolean, code: "TIMEOUT" | "CLOSED", message: string): void {
+  private fail(expired: (w: Waiting) => boolean, code: PublishError["code"], message: string): void {
     for (const [token, w] of this.waiting) {
       if (!expired(w)) break;
       this.waiting.delete(token);

@@ -10,6 +10,7 @@ export interface RelayOptions {
   batchSize?: number;
   /** Fallback poll for rows nobody kicked for (e.g. written while NATS was down on another replica). */
   pollMs?: number;
+  /** How long a publish waits for its ack (default 3 s, JetStreamPublisher's). */
   publishTimeoutMs?: number;
   onPublished?(count: number): void;
   /** Rows moved to the dead-letter table (outbox_parked). */
@@ -50,7 +51,7 @@ export class OutboxRelay {
   }
 
   async start(): Promise<void> {
-    this.publisher = new JetStreamPublisher(this.opts.nats.nc, this.opts.publishTimeoutMs ?? 3_000);
+    this.publisher = new JetStreamPublisher(this.opts.nats.nc, this.opts.publishTimeoutMs);
     this.cleanups.push(this.opts.nats.onReconnect(() => this.kick()));
     this.timer = setInterval(() => this.kick(), this.opts.pollMs ?? 1_000);
     this.timer.unref();
