@@ -74,7 +74,8 @@ export const hostileNeighbour: Suite = {
         for (const k of Object.keys(failedWrites)) delete failedWrites[k];
         // One write at a time: the If-Match chain needs it, and a tenant writing steadily is the point.
         // A write still in flight when the next is due makes openLoop skip that one: counted as not written.
-        const { skipped } = await openLoop({ ratePerSecond: RATE, count: n, maxInFlight: 1, op: write });
+        const { skipped, errors } = await openLoop({ ratePerSecond: RATE, count: n, maxInFlight: 1, op: write });
+        if (errors > 0) failedWrites.network = errors;
         const deadline = Date.now() + 30_000;
         while ([...sent.keys()].some((v) => !seen.has(v)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
         const lat = [...sent].map(([v, t]) => Math.max(0, (seen.get(v) ?? Number.NaN) - t));
