@@ -74,6 +74,20 @@ describe("JetStream publisher", () => {
     expect(isPermanentPublishError(err)).toBe(false);
   });
 
+  it("refuses, without throwing, an answer that is not a JetStream ack", async () => {
+    // A plain subscriber, not a stream, answers on these subjects: garbage, then JSON without an ack.
+    const impostor = nc.subscribe("impostor.>", {
+      callback: (_err, m) => m.respond(new TextEncoder().encode(m.subject === "impostor.garbage" ? "not json {" : "{}")),
+    });
+    await nc.flush();
+    const garbage = await publisher.publish("impostor.garbage", data("g"), { msgId: "g1" }).catch((e: unknown) => e);
+    expect(garbage).toMatchObject({ code: "REFUSED", message: expect.stringMatching(/not JSON/) });
+    const empty = await publisher.publish("impostor.empty", data("e"), { msgId: "g2" }).catch((e: unknown) => e);
+    expect(empty).toMatchObject({ code: "REFUSED", message: expect.stringMatching(/no ack/) });
+    expect(isPermanentPublishError(empty)).toBe(false);
+    impostor.unsubscribe();
+  });
+
   it("times out while the server is down, then publishes again once it is back", async () => {
     await server.stop();
     const started = Date.now();
