@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { Worker } from "node:worker_threads";
-import { machineCpuMs, mainThreadCpuMs, postgresCpuMs, processCpuMs } from "./cpu-account.ts";
+import { machineCpuMs, mainThreadCpuMs, postgresCpuMs, processCpuMs, selfAndReapedCpuMs } from "./cpu-account.ts";
 
 const run = promisify(execFile);
 
@@ -43,6 +43,15 @@ describe("CPU accounting from /proc", () => {
     await run(process.execPath, ["-e", "const t = Date.now() + 400; while (Date.now() < t);"]);
     const after = postgresCpuMs(process.pid);
     expect(after - before).toBeGreaterThanOrEqual(200);
+  });
+
+  it("counts a load generator's CPU whether it runs here or as a child that has exited (pgbench)", async () => {
+    const start = selfAndReapedCpuMs();
+    burn(300);
+    const afterOwn = selfAndReapedCpuMs();
+    expect(afterOwn - start).toBeGreaterThanOrEqual(100);
+    await run(process.execPath, ["-e", "const t = Date.now() + 400; while (Date.now() < t);"]);
+    expect(selfAndReapedCpuMs() - afterOwn).toBeGreaterThanOrEqual(200);
   });
 
   it("reads the machine's busy time within its total", () => {

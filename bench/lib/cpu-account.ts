@@ -37,6 +37,15 @@ export function mainThreadCpuMs(pid: number): number {
 }
 
 /**
+ * CPU time of this process so far, in ms, with its children that have exited (cutime/cstime):
+ * the load generator's cost, whether it is this process's HTTP clients or a pgbench it ran.
+ */
+export function selfAndReapedCpuMs(): number {
+  const f = statFields(process.pid, "/proc/self/stat");
+  return f ? ticksToMs(Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) : 0;
+}
+
+/**
  * CPU time of a Postgres server so far, in ms: the postmaster, its live children, and the
  * children it has reaped (cutime/cstime), so backends that exit within a phase (pgbench's) still
  * count. Every database's backends are in it: the bench's runs alone on the server.
@@ -87,6 +96,8 @@ export interface PhaseCpu {
   apiMs: number;
   /** Its main thread (HTTP), part of apiMs. */
   apiMainMs: number;
+  /** The load generator: this process, and pgbench once it has exited. */
+  clientMs: number;
   /** All of Postgres; undefined when the server is not on this machine. */
   postgresMs?: number;
   /** Share of the machine's CPU time that was idle, 0-1. */
@@ -98,6 +109,7 @@ export interface PhaseCpu {
 export async function startPhaseCpu(sql: postgres.Sql, apiPid: number, postmaster: number | undefined) {
   const api0 = processCpuMs(apiPid);
   const main0 = mainThreadCpuMs(apiPid);
+  const client0 = selfAndReapedCpuMs();
   const pg0 = postmaster === undefined ? undefined : postgresCpuMs(postmaster);
   const m0 = machineCpuMs();
   const wal0 = await walSyncs(sql);
@@ -109,6 +121,7 @@ export async function startPhaseCpu(sql: postgres.Sql, apiPid: number, postmaste
       return {
         apiMs: processCpuMs(apiPid) - api0,
         apiMainMs: mainThreadCpuMs(apiPid) - main0,
+        clientMs: selfAndReapedCpuMs() - client0,
         ...(pg0 !== undefined ? { postgresMs: postgresCpuMs(postmaster!) - pg0 } : {}),
         idle: span > 0 ? 1 - (m1.busy - m0.busy) / span : 0,
         ...(wal0 !== undefined && wal1 !== undefined ? { walSyncs: wal1 - wal0 } : {}),

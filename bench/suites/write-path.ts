@@ -127,7 +127,7 @@ export const writePath: Suite = {
       log(`backends per sample during the first pgbench round: ${JSON.stringify(pgActivity)}`);
       const apiOps = apiRounds.reduce((n, r) => n + r.ops + r.errors, 0);
       const pgOps = pgRounds.reduce((n, r) => n + r.transactions, 0);
-      const perOp = (phases: PhaseCpu[], key: "apiMs" | "apiMainMs" | "postgresMs" | "walSyncs", ops: number) =>
+      const perOp = (phases: PhaseCpu[], key: "apiMs" | "apiMainMs" | "clientMs" | "postgresMs" | "walSyncs", ops: number) =>
         phases.every((p) => p[key] !== undefined) ? phases.reduce((n, p) => n + p[key]!, 0) / Math.max(1, ops) : undefined;
       const pgPerPatch = perOp(apiCpu, "postgresMs", apiOps);
       const pgPerTx = perOp(pgCpu, "postgresMs", pgOps);
@@ -171,6 +171,14 @@ export const writePath: Suite = {
           ...(pgPerPatch !== undefined && pgPerTx !== undefined
             ? [lowerIsBetter({ metric: "Postgres CPU per write", value: round(pgPerPatch, 3), unit: "ms", baseline: { name: "pgbench, with its read", value: round(pgPerTx, 3), unit: "ms" } })]
             : []),
+          // The two load generators share the machine with what they measure: this process's HTTP
+          // clients (Node) on one side, pgbench (C) on the other.
+          lowerIsBetter({
+            metric: "load generator CPU per request",
+            value: round(perOp(apiCpu, "clientMs", apiOps)!, 3),
+            unit: "ms",
+            baseline: { name: "pgbench's own", value: round(perOp(pgCpu, "clientMs", pgOps)!, 3), unit: "ms" },
+          }),
           ...(walPerPatch !== undefined && walPerTx !== undefined
             ? [lowerIsBetter({ metric: "WAL flushes per write", value: round(walPerPatch, 3), unit: "", baseline: { name: "pgbench", value: round(walPerTx, 3), unit: "" } })]
             : []),
