@@ -7,7 +7,7 @@ describe("Metrics", () => {
     const m = new Metrics();
     m.observeRequest("GET", "/v1/breadcrumbs/:id", 200, 0.003);
     m.observeRequest("GET", "/v1/breadcrumbs/:id", 200, 0.2);
-    m.addPublished(3);
+    m.addPublished([2, 40, 3_000]);
     m.addParked(2);
     const text = await m.render({ outboxBacklog: 7, outboxParked: 1 });
     expect(text).toContain('crumbs_http_requests_total{method="GET",route="/v1/breadcrumbs/:id",status="200"} 2');
@@ -15,6 +15,12 @@ describe("Metrics", () => {
     expect(text).toContain('le="0.25",method="GET",route="/v1/breadcrumbs/:id",status="200"} 2');
     expect(text).toContain('le="+Inf",method="GET",route="/v1/breadcrumbs/:id",status="200"} 2');
     expect(text).toContain("crumbs_outbox_published_total 3");
+    // Delays come in ms and are kept in seconds: 2 ms, 40 ms, 3 s.
+    expect(text).toContain('crumbs_outbox_publish_delay_seconds_bucket{le="0.0025"} 1');
+    expect(text).toContain('crumbs_outbox_publish_delay_seconds_bucket{le="0.05"} 2');
+    expect(text).toContain('crumbs_outbox_publish_delay_seconds_bucket{le="2.5"} 2');
+    expect(text).toContain('crumbs_outbox_publish_delay_seconds_bucket{le="5"} 3');
+    expect(Number(/^crumbs_outbox_publish_delay_seconds_sum (\S+)$/m.exec(text)?.[1])).toBeCloseTo(3.042, 6);
     expect(text).toContain("crumbs_outbox_backlog 7");
     expect(text).toContain("crumbs_outbox_parked_total 2");
     expect(text).toContain("crumbs_outbox_parked 1");
@@ -33,7 +39,7 @@ describe("Metrics", () => {
   it("keeps two instances apart", async () => {
     const a = new Metrics();
     const b = new Metrics();
-    a.addPublished(5);
+    a.addPublished([1, 1, 1, 1, 1]);
     expect(await b.render({})).toContain("crumbs_outbox_published_total 0");
   });
 });

@@ -27,6 +27,12 @@ export class Metrics {
     help: "Events the relay published to JetStream.",
     registers: [this.registry],
   });
+  private readonly publishDelay = new Histogram({
+    name: "crumbs_outbox_publish_delay_seconds",
+    help: "From a write's statement to JetStream's ack of its event.",
+    buckets: BUCKETS,
+    registers: [this.registry],
+  });
   private readonly parked = new Counter({
     name: "crumbs_outbox_parked_total",
     help: "Outbox rows the relay parked (dead-lettered) instead of publishing.",
@@ -52,8 +58,10 @@ export class Metrics {
     this.latency.observe(labels, seconds);
   }
 
-  addPublished(n: number): void {
-    this.published.inc(n);
+  /** Events the relay published, each with its delay in ms from its write to JetStream's ack. */
+  addPublished(delaysMs: readonly number[]): void {
+    this.published.inc(delaysMs.length);
+    for (const ms of delaysMs) this.publishDelay.observe(ms / 1000);
   }
 
   addParked(n: number): void {

@@ -100,6 +100,18 @@ describe("relay thread", () => {
       expect(mine.map((e) => e.version)).toEqual(mine.map((_, i) => i + 1));
     }
 
+    // /metrics: every published event has its delay from its write, and the writes made while
+    // NATS was down show that they waited for it.
+    const series = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? NaN);
+    const metrics = await waitFor(async () => {
+      const text = await (await s.call("/metrics", { token: null })).text();
+      return series(text, "crumbs_outbox_publish_delay_seconds_count") >= committed.length ? text : undefined;
+    }, { message: "the relay thread's delays in /metrics" });
+    const delays = series(metrics, "crumbs_outbox_publish_delay_seconds_count");
+    expect(delays).toBe(series(metrics, "crumbs_outbox_published_total"));
+    expect(series(metrics, "crumbs_outbox_publish_delay_seconds_sum")).toBeGreaterThan(0);
+    expect(delays - series(metrics, 'crumbs_outbox_publish_delay_seconds_bucket\\{le="0.1"\\}')).toBeGreaterThan(0);
+
     // stop(): the thread finishes its batch and closes its Postgres and NATS connections itself.
     const relay = s.relay as ThreadRelay;
     const relayBackends = async () =>

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { splitBatch, type OutboxRow } from "./batch.ts";
 
 const row = (seq: number, owner: string, payload: unknown = { seq, owner, breadcrumb: { context: {} } }): OutboxRow => ({
+  waited_ms: 0,
   seq: String(seq),
   subject: `crumbs.${owner}.updated.note.v1`,
   msg_id: `id${seq}:1:updated`,

@@ -7,6 +7,8 @@ export interface OutboxRow {
   msg_id: string;
   /** The event's JSON text (the jsonb column cast to text). */
   payload: string;
+  /** How long the row had waited when the relay read it, in ms, on Postgres's clock (from its write's start). */
+  waited_ms: number;
 }
 
 export interface Outgoing {

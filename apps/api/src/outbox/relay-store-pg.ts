@@ -19,6 +19,7 @@ interface Head {
   subject: string | null;
   msg_id: string | null;
   payload: string | null;
+  waited_ms: number | null;
 }
 
 /**
@@ -66,7 +67,7 @@ export class PgRelayStore implements RelayStore {
       const read = sql<Head[]>`
         with lock as (select pg_try_advisory_xact_lock(${RELAY_LOCK_KEY.toString()}::bigint) as ok),
         batch as (
-          select seq, subject, msg_id, payload from outbox
+          select seq, subject, msg_id, payload, created_at from outbox
           where (select ok from lock)
           order by seq limit ${limit}),
         held as (
@@ -74,7 +75,8 @@ export class PgRelayStore implements RelayStore {
           from (select owner, min(seq) as seq from outbox_parked group by owner) p
           where exists (select 1 from batch))
         select (select ok from lock) as ok, pg_backend_pid() as pid, (select held from held) as held,
-               r.seq::text as seq, r.subject, r.msg_id, r.payload::text as payload
+               r.seq::text as seq, r.subject, r.msg_id, r.payload::text as payload,
+               (extract(epoch from clock_timestamp() - r.created_at) * 1000)::float8 as waited_ms
         from (select 1) one left join batch r on true
         order by r.seq`;
       const [, heads] = await this.bounded(Promise.all([begin, read]));
@@ -86,7 +88,7 @@ export class PgRelayStore implements RelayStore {
       const pid = first.pid;
       const rows: OutboxRow[] = heads
         .filter((h) => h.seq !== null)
-        .map((h) => ({ seq: h.seq!, subject: h.subject!, msg_id: h.msg_id!, payload: h.payload! }));
+        .map((h) => ({ seq: h.seq!, subject: h.subject!, msg_id: h.msg_id!, payload: h.payload!, waited_ms: h.waited_ms! }));
       const heldFrom = new Map(Object.entries(first.held ?? {}).map(([owner, seq]) => [owner, Number(seq)]));
       const result = await fn({
         rows,

@@ -43,7 +43,9 @@ export function drizzleRelayStore(database: Database): RelayStore {
         if (!lock?.ok) return "busy" as const;
         const rows = rowsOf<OutboxRow>(
           await tx.execute(sql`
-            select seq::text as seq, subject, msg_id, payload::text as payload from outbox
+            select seq::text as seq, subject, msg_id, payload::text as payload,
+                   (extract(epoch from clock_timestamp() - created_at) * 1000)::float8 as waited_ms
+            from outbox
             order by outbox.seq limit ${limit}`),
         );
         const heldFrom = rows.length > 0 ? await parkedOwners(tx) : new Map<string, number>();

@@ -13,7 +13,8 @@ export interface Relay {
 
 export interface ThreadRelayOptions extends Omit<RelayWorkerData, "kickFlag"> {
   backlog(): Promise<number>;
-  onPublished?(count: number): void;
+  /** Events published, each with its delay in ms from its write to JetStream's ack (OutboxRelay's). */
+  onPublished?(delaysMs: readonly number[]): void;
   onParked?(count: number): void;
   log?(msg: string): void;
   /** Wait before starting a thread again after it died (e.g. the postgres driver's uncaught TypeError). */
@@ -55,7 +56,7 @@ export class ThreadRelay implements Relay {
           ready = true;
           resolve();
         } else if (m.type === "failed") reject(new Error(`relay thread: ${m.message}`));
-        else if (m.type === "published") this.opts.onPublished?.(m.n);
+        else if (m.type === "published") this.opts.onPublished?.(m.delaysMs);
         else if (m.type === "parked") this.opts.onParked?.(m.n);
         else if (m.type === "log") this.opts.log?.(m.msg);
         else if (m.type === "stopped") stoppedCleanly = true;

@@ -30,7 +30,7 @@ try {
     store,
     nats,
     pollMs: data.pollMs,
-    onPublished: (n) => post({ type: "published", n }),
+    onPublished: (delaysMs) => post({ type: "published", delaysMs: [...delaysMs] }),
     onParked: (n) => post({ type: "parked", n }),
     log,
     commits,

@@ -12,7 +12,8 @@ export interface RelayOptions {
   pollMs?: number;
   /** How long a publish waits for its ack (default 3 s, JetStreamPublisher's). */
   publishTimeoutMs?: number;
-  onPublished?(count: number): void;
+  /** Events published, once their batch committed: each one's delay in ms from its write to JetStream's ack. */
+  onPublished?(delaysMs: readonly number[]): void;
   /** Rows moved to the dead-letter table (outbox_parked). */
   onParked?(count: number): void;
   log?(msg: string): void;
@@ -119,31 +120,35 @@ export class OutboxRelay {
     if (result === "busy") return "busy";
     // Counted once the batch committed: deletes and parks take effect with the commit, and a batch
     // whose commit fails is published again by the next one, and counted then.
-    if (result.published > 0) this.opts.onPublished?.(result.published);
+    if (result.published.length > 0) this.opts.onPublished?.(result.published);
     if (result.parked > 0) this.opts.onParked?.(result.parked);
     return result.outcome;
   }
 
-  private async publishBatch(batch: RelayBatch): Promise<{ outcome: Outcome; published: number; parked: number }> {
+  private async publishBatch(batch: RelayBatch): Promise<{ outcome: Outcome; published: number[]; parked: number }> {
     const { rows } = batch;
-    if (rows.length === 0) return { outcome: "idle", published: 0, parked: 0 };
+    if (rows.length === 0) return { outcome: "idle", published: [], parked: 0 };
+    const readAt = performance.now();
     const { send, parked } = splitBatch(rows, batch.heldFrom, this.opts.nats.maxPayload());
     if (parked.length > 0) await this.park(batch, parked);
     // After a failure, one batch goes one at a time (always makes progress); otherwise pipelined.
-    const { done, failure } = this.failures > 0 ? await this.publishInTurn(send) : await this.publishPipelined(send);
+    const { ackedAt, failure } = this.failures > 0 ? await this.publishInTurn(send) : await this.publishPipelined(send);
+    const done = ackedAt.length;
     if (done > 0) await batch.deletePublished(send.slice(0, done).map((m) => m.row.seq));
+    // The wait before the read is Postgres's clock, the rest this thread's: no two clocks are compared.
+    const published = ackedAt.map((at, i) => Number(send[i]!.row.waited_ms) + (at - readAt));
     if (failure === undefined) {
       const outcome = rows.length === this.batchSize || parked.length > 0 ? "more" : "idle";
-      return { outcome, published: done, parked: parked.length };
+      return { outcome, published, parked: parked.length };
     }
     const failed = send[done]!;
     if (!isPermanentPublishError(failure)) {
       this.opts.log?.(`outbox relay: publish failed, will retry: ${String(failure)}`);
-      return { outcome: "failed", published: done, parked: parked.length };
+      return { outcome: "failed", published, parked: parked.length };
     }
     // The rows after it were refused only because it is missing: the next batch sends them.
     await this.park(batch, [{ row: failed.row, owner: failed.owner, reason: `publish refused: ${String(failure)}` }]);
-    return { outcome: "more", published: done, parked: parked.length + 1 };
+    return { outcome: "more", published, parked: parked.length + 1 };
   }
 
   private async park(batch: RelayBatch, parked: readonly ToPark[]): Promise<void> {
@@ -162,36 +167,39 @@ export class OutboxRelay {
   private async publishPipelined(rows: Outgoing[]): Promise<Published> {
     const acks = await Promise.allSettled(rows.map((m, i) => this.publish(m, rows[i - 1]?.row.msg_id)));
     const firstFailed = acks.findIndex((a) => a.status === "rejected");
-    if (firstFailed === -1) return { done: rows.length };
-    return { done: firstFailed, failure: (acks[firstFailed] as PromiseRejectedResult).reason };
+    const acked = (firstFailed === -1 ? acks : acks.slice(0, firstFailed)) as PromiseFulfilledResult<number>[];
+    const ackedAt = acked.map((a) => a.value);
+    if (firstFailed === -1) return { ackedAt };
+    return { ackedAt, failure: (acks[firstFailed] as PromiseRejectedResult).reason };
   }
 
   /** One at a time, each acked before the next: the careful path after a failure. */
   private async publishInTurn(rows: Outgoing[]): Promise<Published> {
-    let done = 0;
+    const ackedAt: number[] = [];
     for (const m of rows) {
       try {
-        await this.publish(m);
-        done++;
+        ackedAt.push(await this.publish(m));
       } catch (failure) {
-        return { done, failure };
+        return { ackedAt, failure };
       }
     }
-    return { done };
+    return { ackedAt };
   }
 
-  private async publish(m: Outgoing, previousMsgId?: string): Promise<void> {
+  /** Resolves with the time of the ack (performance.now()). */
+  private async publish(m: Outgoing, previousMsgId?: string): Promise<number> {
     await this.publisher!.publish(m.row.subject, m.data, {
       msgId: m.row.msg_id,
       ...(previousMsgId !== undefined ? { expectedLastMsgId: previousMsgId } : {}),
     });
+    return performance.now();
   }
 }
 
 type Outcome = "idle" | "more" | "busy" | "failed";
 
 interface Published {
-  /** Rows acked, a prefix of the batch. */
-  done: number;
+  /** When each acked row was acked: the acked rows are a prefix of the batch. */
+  ackedAt: number[];
   failure?: unknown;
 }

@@ -22,7 +22,11 @@ export interface StartRelayOptions {
 export async function startRelay(o: StartRelayOptions): Promise<Relay> {
   const { config, database, metrics, log } = o;
   const backlog = () => outboxBacklog(database.db);
-  const counters = { onPublished: (n: number) => metrics.addPublished(n), onParked: (n: number) => metrics.addParked(n), log };
+  const counters = {
+    onPublished: (delaysMs: readonly number[]) => metrics.addPublished(delaysMs),
+    onParked: (n: number) => metrics.addParked(n),
+    log,
+  };
   if (config.relayThread && database.kind === "postgres" && config.databaseUrl) {
     const relay = new ThreadRelay({
       databaseUrl: config.databaseUrl,
