@@ -11,8 +11,8 @@ export interface ApiProcess {
 const entry = fileURLToPath(new URL("./api-main.ts", import.meta.url));
 
 /**
- * Starts `@crumbs/api` in a child node process. Extra node flags (e.g. `--cpu-prof`) come from
- * BENCH_API_NODE_ARGS, which is how the profiles in BENCHMARKS.md were taken.
+ * Starts `@crumbs/api` in a child node process. Extra node flags (e.g. `--cpu-prof`, `--trace-gc`) come
+ * from BENCH_API_NODE_ARGS, which is how the profiles and GC traces in BENCHMARKS.md were taken.
  */
 export async function startApiProcess(env: Record<string, string>): Promise<ApiProcess> {
   const extra = (process.env.BENCH_API_NODE_ARGS ?? "").split(" ").filter(Boolean);
@@ -25,16 +25,31 @@ export async function startApiProcess(env: Record<string, string>): Promise<ApiP
     const lines = createInterface({ input: child.stdout! });
     const onExit = (code: number | null) => reject(new Error(`api child exited with ${code} before listening`));
     child.once("exit", onExit);
-    lines.once("line", (line) => {
-      child.off("exit", onExit);
-      try {
-        resolve((JSON.parse(line) as { url: string }).url);
-      } catch (err) {
-        reject(err as Error);
+    let listening = false;
+    lines.on("line", (line) => {
+      // The API's log lines and what Node flags such as --trace-gc print share stdout: they go to
+      // stderr, and the one line that is `{"url": ...}` says it is listening.
+      const url = listening ? undefined : urlOf(line);
+      if (url === undefined) {
+        process.stderr.write(`api: ${line}\n`);
+        return;
       }
+      listening = true;
+      child.off("exit", onExit);
+      resolve(url);
     });
   });
   return { url, pid: child.pid!, close: () => stopChild(child) };
+}
+
+function urlOf(line: string): string | undefined {
+  try {
+    const parsed = JSON.parse(line) as Record<string, unknown> | null;
+    // api-main.ts prints `{"url": ...}` alone; a log line may carry a url among its other fields.
+    return parsed && typeof parsed.url === "string" && Object.keys(parsed).length === 1 ? parsed.url : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
