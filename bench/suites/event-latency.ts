@@ -4,6 +4,7 @@ import type { Suite } from "../types.ts";
 import { percentile, round } from "../stats.ts";
 import { lowerIsBetter } from "../lib/figures.ts";
 import { openLoop } from "../lib/load.ts";
+import { samplePgActivity } from "../lib/pg-sampler.ts";
 import { pageContextPatchBody } from "../lib/page-context.ts";
 import { quantileBound, readHistogram, type HistogramReading } from "../lib/prom-histogram.ts";
 import { HttpClient } from "../lib/http.ts";
@@ -138,7 +139,11 @@ export const eventLatency: Suite = {
       const achieved = a.achieved;
       const slowRate = HALF_RATE;
       log(`API: ${count / 2} PATCHes offered at ${slowRate}/s`);
+      // Where the write statements spend their time at this rate (the part before the HTTP response).
+      const sampler = samplePgActivity(stack.db.url, stack.db.name);
       const slow = await measure(slowRate, count / 2);
+      const slowActivity = await sampler.stop();
+      log(`backends per sample at ${slowRate}/s: ${JSON.stringify(slowActivity)}`);
       listener.stop();
 
       // Baseline: the same payloads published straight to JetStream (as the relay does, awaiting each
@@ -241,7 +246,7 @@ export const eventLatency: Suite = {
             met: achieved >= 0.95 * RATE,
           },
         ],
-        params: { offered_per_s: RATE, count, rows: ROWS, owners: OWNERS, written: a.written, failed, failed_by_status: failedBy, skipped: a.skipped, early: a.early, missing: a.missing, slow: { rate: slowRate, achieved: slow.achieved, early: slow.early, missing: slow.missing }, baseline_missing: b.missing + bSlow.missing },
+        params: { offered_per_s: RATE, count, rows: ROWS, owners: OWNERS, written: a.written, failed, failed_by_status: failedBy, skipped: a.skipped, early: a.early, missing: a.missing, slow: { rate: slowRate, achieved: slow.achieved, early: slow.early, missing: slow.missing, activity: slowActivity }, baseline_missing: b.missing + bSlow.missing },
       };
     } finally {
       for (const c of clients) c.close();
