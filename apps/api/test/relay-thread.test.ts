@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AckPolicy, connect, DeliverPolicy, StringCodec } from "nats";
 import { sql } from "drizzle-orm";
 import { STREAM_NAME } from "@crumbs/schemas";
-import { createTestDatabase, NatsServer, waitFor, type TestDatabase } from "@crumbs/testkit";
+import { createTestDatabase, NatsServer, seriesValue, waitFor, type TestDatabase } from "@crumbs/testkit";
 import { spawnApi } from "./api-process.ts";
 import { rowsOf } from "../src/db/database.ts";
 import { ThreadRelay } from "../src/outbox/relay-thread.ts";
@@ -102,15 +102,14 @@ describe("relay thread", () => {
 
     // /metrics: every published event has its delay from its write, and the writes made while
     // NATS was down show that they waited for it.
-    const series = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? NaN);
     const metrics = await waitFor(async () => {
       const text = await (await s.call("/metrics", { token: null })).text();
-      return series(text, "crumbs_outbox_publish_delay_seconds_count") >= committed.length ? text : undefined;
+      return (seriesValue(text, "crumbs_outbox_publish_delay_seconds_count") ?? 0) >= committed.length ? text : undefined;
     }, { message: "the relay thread's delays in /metrics" });
-    const delays = series(metrics, "crumbs_outbox_publish_delay_seconds_count");
-    expect(delays).toBe(series(metrics, "crumbs_outbox_published_total"));
-    expect(series(metrics, "crumbs_outbox_publish_delay_seconds_sum")).toBeGreaterThan(0);
-    expect(delays - series(metrics, 'crumbs_outbox_publish_delay_seconds_bucket\\{le="0.1"\\}')).toBeGreaterThan(0);
+    const delays = seriesValue(metrics, "crumbs_outbox_publish_delay_seconds_count")!;
+    expect(delays).toBe(seriesValue(metrics, "crumbs_outbox_published_total"));
+    expect(seriesValue(metrics, "crumbs_outbox_publish_delay_seconds_sum")).toBeGreaterThan(0);
+    expect(delays - seriesValue(metrics, "crumbs_outbox_publish_delay_seconds_bucket", { le: "0.1" })!).toBeGreaterThan(0);
 
     // stop(): the thread finishes its batch and closes its Postgres and NATS connections itself.
     const relay = s.relay as ThreadRelay;

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, FakeOpenAI, freePort, NatsServer, waitFor, type TestDatabase } from "@crumbs/testkit";
+import { createTestDatabase, FakeOpenAI, freePort, NatsServer, seriesValue, waitFor, type TestDatabase } from "@crumbs/testkit";
 import { cleanEnv, LiveCli, runCli } from "./run-cli.ts";
 
 const token = "cli-service-token-0123456789";
@@ -67,17 +67,6 @@ describe("crumbs migrate, api and runner, configured by environment", () => {
     expect(api.stderr).toContain("stopping...");
   });
 });
-
-/** The value of the series `name` with (at least) these labels, in Prometheus text; undefined when absent. */
-function seriesValue(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split("\n")) {
-    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const have = Object.fromEntries([...(m[2] ?? "").matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]));
-    if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(m[3]);
-  }
-  return undefined;
-}
 
 describe("logs and metrics of crumbs api and crumbs runner", () => {
   it("api logs one JSON access line per request with the request id it echoes, the owner, and no token or query", async () => {
