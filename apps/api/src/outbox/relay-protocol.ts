@@ -43,7 +43,7 @@ export type ToRelayThread = { type: "kick" } | { type: "stop" };
 export type FromRelayThread =
   | { type: "ready" }
   | { type: "failed"; message: string }
-  | { type: "published"; delaysMs: number[] }
+  | { type: "published"; delaysMs: readonly number[] }
   | { type: "parked"; n: number }
   | { type: "log"; msg: string }
   | { type: "stopped" };

@@ -30,7 +30,7 @@ try {
     store,
     nats,
     pollMs: data.pollMs,
-    onPublished: (delaysMs) => post({ type: "published", delaysMs: [...delaysMs] }),
+    onPublished: (delaysMs) => post({ type: "published", delaysMs }),
     onParked: (n) => post({ type: "parked", n }),
     log,
     commits,
