@@ -32,7 +32,8 @@ export function commitNeedsKick(flag: Int32Array): boolean {
 export function kickLatch(flag: Int32Array) {
   return {
     beginBatch: () => void Atomics.store(flag, 0, KICK.BATCH),
-    sinceBegin: () => Atomics.compareExchange(flag, 0, KICK.BATCH, KICK.IDLE) !== KICK.BATCH,
+    // IDLE: an earlier call put the latch to sleep and no commit came since (one would have set COMMITTED).
+    sinceBegin: () => Atomics.compareExchange(flag, 0, KICK.BATCH, KICK.IDLE) === KICK.COMMITTED,
   };
 }
 

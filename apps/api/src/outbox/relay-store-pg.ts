@@ -26,8 +26,10 @@ interface Head {
  * The relay's own postgres-js connection (one: the relay is sequential), with
  * prepared statements and pipelining, so a batch costs two round trips: BEGIN and
  * one statement that takes the lock and reads the rows with the parked owners,
- * then parks, deletes and COMMIT sent together (asynchronous commit, see client()). drizzle would send each step as an
- * unnamed statement, which postgres-js describes first: two round trips each.
+ * then parks, deletes and COMMIT sent together (asynchronous commit, see client()),
+ * plus one for each read of rows committed while it waited for acks. drizzle would
+ * send each step as an unnamed statement, which postgres-js describes first: two
+ * round trips each.
  *
  * A transaction on a `max: 1` client spans separate queries; should the
  * connection drop in between, postgres-js reconnects and the closing statements
@@ -86,13 +88,9 @@ export class PgRelayStore implements RelayStore {
         return "busy";
       }
       const pid = first.pid;
-      const rows: OutboxRow[] = heads
-        .filter((h) => h.seq !== null)
-        .map((h) => ({ seq: h.seq!, subject: h.subject!, msg_id: h.msg_id!, payload: h.payload!, waited_ms: h.waited_ms! }));
-      const heldFrom = new Map(Object.entries(first.held ?? {}).map(([owner, seq]) => [owner, Number(seq)]));
       const result = await fn({
-        rows,
-        heldFrom,
+        ...batchOf(heads),
+        readMore: async (n, excluding) => batchOf(await this.bounded(readMoreStatement(sql, n, excluding, pid))),
         park: async (parked) => void closing.push(parkStatement(sql, parked, pid)),
         deletePublished: async (seqs) => void closing.push(deleteStatement(sql, seqs, pid)),
       });
@@ -126,6 +124,33 @@ export class PgRelayStore implements RelayStore {
     this.sql = undefined;
     await sql?.end({ timeout: 5 });
   }
+}
+
+/** Rows committed since the batch's first read, in the same transaction; none on another connection than `pid`'s. */
+function readMoreStatement(sql: postgres.Sql, limit: number, excluding: readonly string[], pid: number) {
+  return sql<Head[]>`
+    with batch as (
+      select seq, subject, msg_id, payload, created_at from outbox
+      where seq <> all(string_to_array(${excluding.join(",")}, ',')::bigint[]) and pg_backend_pid() = ${pid}::int
+      order by seq limit ${limit}),
+    held as (
+      select jsonb_object_agg(owner, seq::text) as held
+      from (select owner, min(seq) as seq from outbox_parked group by owner) p
+      where exists (select 1 from batch))
+    select true as ok, ${pid}::int as pid, (select held from held) as held,
+           r.seq::text as seq, r.subject, r.msg_id, r.payload::text as payload,
+           (extract(epoch from clock_timestamp() - r.created_at) * 1000)::float8 as waited_ms
+    from (select 1) one left join batch r on true
+    order by r.seq`;
+}
+
+/** The rows and the parked owners of a read: one result row per outbox row, or one of nulls when there are none. */
+function batchOf(heads: readonly Head[]): { rows: OutboxRow[]; heldFrom: Map<string, number> } {
+  const rows: OutboxRow[] = heads
+    .filter((h) => h.seq !== null)
+    .map((h) => ({ seq: h.seq!, subject: h.subject!, msg_id: h.msg_id!, payload: h.payload!, waited_ms: h.waited_ms! }));
+  const heldFrom = new Map(Object.entries(heads[0]?.held ?? {}).map(([owner, seq]) => [owner, Number(seq)]));
+  return { rows, heldFrom };
 }
 
 function parkStatement(sql: postgres.Sql, parked: readonly ToPark[], pid: number) {

@@ -11,6 +11,12 @@ export interface RelayBatch {
   rows: OutboxRow[];
   /** Per owner, the oldest parked seq. */
   heldFrom: Map<string, number>;
+  /**
+   * Reads, in the same transaction, the oldest rows committed since, leaving out the seqs given
+   * (the rows this batch read already, whose deletes wait for the commit). The relay calls it
+   * while it waits for acks, so an event committed meanwhile goes out without waiting for them.
+   */
+  readMore(limit: number, excluding: readonly string[]): Promise<{ rows: OutboxRow[]; heldFrom: Map<string, number> }>;
   /** Moves rows to outbox_parked; may take effect only when the batch commits. */
   park(rows: readonly ToPark[]): Promise<void>;
   /** Deletes rows JetStream acked; may take effect only when the batch commits. */
@@ -41,24 +47,27 @@ export function drizzleRelayStore(database: Database): RelayStore {
           await tx.execute(sql`select pg_try_advisory_xact_lock(${RELAY_LOCK_KEY.toString()}::bigint) as ok`),
         );
         if (!lock?.ok) return "busy" as const;
-        const rows = rowsOf<OutboxRow>(
-          await tx.execute(sql`
-            select seq::text as seq, subject, msg_id, payload::text as payload,
-                   (extract(epoch from clock_timestamp() - created_at) * 1000)::float8 as waited_ms
-            from outbox
-            order by outbox.seq limit ${limit}`),
-        );
-        const heldFrom = rows.length > 0 ? await parkedOwners(tx) : new Map<string, number>();
+        const read = async (n: number, excluding: readonly string[]) => {
+          const rows = rowsOf<OutboxRow>(
+            await tx.execute(sql`
+              select seq::text as seq, subject, msg_id, payload::text as payload,
+                     (extract(epoch from clock_timestamp() - created_at) * 1000)::float8 as waited_ms
+              from outbox
+              where seq <> all(${seqArray(excluding)})
+              order by outbox.seq limit ${n}`),
+          );
+          return { rows, heldFrom: rows.length > 0 ? await parkedOwners(tx) : new Map<string, number>() };
+        };
+        const { rows, heldFrom } = await read(limit, []);
         return fn({
           rows,
           heldFrom,
+          readMore: read,
           async park(parked) {
             for (const p of parked) await parkRow(tx, p.row.seq, p.owner, p.reason);
           },
           async deletePublished(seqs) {
-            await tx.execute(sql`
-              delete from outbox
-              where seq in (select jsonb_array_elements_text(${JSON.stringify(seqs.map(Number))}::jsonb)::bigint)`);
+            await tx.execute(sql`delete from outbox where seq = any(${seqArray(seqs)})`);
           },
         });
       }),
@@ -70,4 +79,9 @@ export function drizzleRelayStore(database: Database): RelayStore {
 export async function outboxBacklog(db: Executor): Promise<number> {
   const [row] = rowsOf<{ n: string }>(await db.execute(sql`select count(*)::text as n from outbox`));
   return Number(row?.n ?? 0);
+}
+
+/** A bigint[] parameter from seqs, as one text value (both drivers bind it the same way). */
+function seqArray(seqs: readonly string[]) {
+  return sql`string_to_array(${seqs.join(",")}, ',')::bigint[]`;
 }

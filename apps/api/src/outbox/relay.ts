@@ -1,6 +1,7 @@
 import type { NatsLink } from "../nats/connect.ts";
 import { JetStreamPublisher } from "../nats/publisher.ts";
 import { splitBatch, type Outgoing, type ToPark } from "./batch.ts";
+import { PipelinedRun } from "./pipelined-run.ts";
 import { isPermanentPublishError } from "./prepare.ts";
 import type { RelayBatch, RelayStore } from "./relay-store.ts";
 
@@ -39,6 +40,8 @@ export interface CommitLatch {
 export class OutboxRelay {
   private running: Promise<void> | undefined;
   private again = false;
+  /** Set while a batch waits for its acks or a kick (nextKick). */
+  private wake: (() => void) | undefined;
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -64,6 +67,8 @@ export class OutboxRelay {
     if (this.stopped) return;
     if (this.running) {
       this.again = true;
+      this.wake?.();
+      this.wake = undefined;
       return;
     }
     this.running = this.loop().finally(() => {
@@ -126,13 +131,46 @@ export class OutboxRelay {
   }
 
   private async publishBatch(batch: RelayBatch): Promise<{ outcome: Outcome; published: number[]; parked: number }> {
+    if (batch.rows.length === 0) return { outcome: "idle", published: [], parked: 0 };
+    // After a failure, one batch goes one at a time (always makes progress); otherwise pipelined.
+    if (this.failures > 0) return this.publishInTurnBatch(batch);
+    const run = new PipelinedRun(batch.heldFrom, this.opts.nats.maxPayload());
+    let read = batch.rows;
+    for (;;) {
+      const parked = run.add(read, (m, previous) => this.publish(m, previous));
+      if (parked.length > 0) await this.park(batch, parked);
+      if (read.length === this.batchSize || run.size() >= this.batchSize) break;
+      // Waiting for the acks, a commit may come: its rows go out at once, chained after the ones in
+      // flight, instead of after these acks, their deletes and the commit of this batch.
+      const woke = await Promise.race([run.settled(), this.nextKick().then(() => "kick" as const)]);
+      this.wake = undefined;
+      if (woke !== "kick" || run.failed()) break;
+      this.again = false;
+      this.opts.commits?.beginBatch();
+      const more = await batch.readMore(this.batchSize - run.size(), run.seqs());
+      run.addHeld(more.heldFrom);
+      read = more.rows;
+    }
+    const { ackedAt, failure } = await run.outcome();
+    const send = run.sent();
+    const done = ackedAt.length;
+    if (done > 0) await batch.deletePublished(send.slice(0, done).map((m) => m.row.seq));
+    const published = ackedAt.map((at, i) => Number(send[i]!.row.waited_ms) + (at - run.readAt(i)));
+    const parkedCount = run.parkedCount();
+    if (failure === undefined) {
+      const outcome = read.length === this.batchSize || run.size() >= this.batchSize || parkedCount > 0 ? "more" : "idle";
+      return { outcome, published, parked: parkedCount };
+    }
+    return this.afterFailure(batch, send[done]!, failure, published, parkedCount);
+  }
+
+  /** The careful path after a failure: one batch, each publish acked before the next. */
+  private async publishInTurnBatch(batch: RelayBatch): Promise<{ outcome: Outcome; published: number[]; parked: number }> {
     const { rows } = batch;
-    if (rows.length === 0) return { outcome: "idle", published: [], parked: 0 };
     const readAt = performance.now();
     const { send, parked } = splitBatch(rows, batch.heldFrom, this.opts.nats.maxPayload());
     if (parked.length > 0) await this.park(batch, parked);
-    // After a failure, one batch goes one at a time (always makes progress); otherwise pipelined.
-    const { ackedAt, failure } = this.failures > 0 ? await this.publishInTurn(send) : await this.publishPipelined(send);
+    const { ackedAt, failure } = await this.publishInTurn(send);
     const done = ackedAt.length;
     if (done > 0) await batch.deletePublished(send.slice(0, done).map((m) => m.row.seq));
     // The wait before the read is Postgres's clock, the rest this thread's: no two clocks are compared.
@@ -141,36 +179,36 @@ export class OutboxRelay {
       const outcome = rows.length === this.batchSize || parked.length > 0 ? "more" : "idle";
       return { outcome, published, parked: parked.length };
     }
-    const failed = send[done]!;
+    return this.afterFailure(batch, send[done]!, failure, published, parked.length);
+  }
+
+  private async afterFailure(
+    batch: RelayBatch,
+    failed: Outgoing,
+    failure: unknown,
+    published: number[],
+    parked: number,
+  ): Promise<{ outcome: Outcome; published: number[]; parked: number }> {
     if (!isPermanentPublishError(failure)) {
       this.opts.log?.(`outbox relay: publish failed, will retry: ${String(failure)}`);
-      return { outcome: "failed", published, parked: parked.length };
+      return { outcome: "failed", published, parked };
     }
     // The rows after it were refused only because it is missing: the next batch sends them.
     await this.park(batch, [{ row: failed.row, owner: failed.owner, reason: `publish refused: ${String(failure)}` }]);
-    return { outcome: "more", published, parked: parked.length + 1 };
+    return { outcome: "more", published, parked: parked + 1 };
+  }
+
+  /** Resolves at the next kick, at once when one came since the last read began. */
+  private nextKick(): Promise<void> {
+    if (this.again || this.opts.commits?.sinceBegin()) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.wake = resolve;
+    });
   }
 
   private async park(batch: RelayBatch, parked: readonly ToPark[]): Promise<void> {
     await batch.park(parked);
     for (const p of parked) this.opts.log?.(`outbox relay: parked seq ${p.row.seq} (${p.row.subject}): ${p.reason}`);
-  }
-
-  /**
-   * All rows in flight at once, in seq order on one connection (JetStream stores one
-   * connection's publishes in the order sent). Each row but the first expects the
-   * stream's last message to be the row before it, so if a row is rejected, every
-   * row after it is rejected too: nothing can land ahead of a gap. The first row
-   * needs no check, every row before it is acked already. Only the acked prefix is
-   * deleted; the rest is retried, and Nats-Msg-Id dedup makes republishing harmless.
-   */
-  private async publishPipelined(rows: Outgoing[]): Promise<Published> {
-    const acks = await Promise.allSettled(rows.map((m, i) => this.publish(m, rows[i - 1]?.row.msg_id)));
-    const firstFailed = acks.findIndex((a) => a.status === "rejected");
-    const acked = (firstFailed === -1 ? acks : acks.slice(0, firstFailed)) as PromiseFulfilledResult<number>[];
-    const ackedAt = acked.map((a) => a.value);
-    if (firstFailed === -1) return { ackedAt };
-    return { ackedAt, failure: (acks[firstFailed] as PromiseRejectedResult).reason };
   }
 
   /** One at a time, each acked before the next: the careful path after a failure. */
