@@ -1,4 +1,4 @@
-import { connect, type NatsConnection } from "nats";
+import { connect } from "nats";
 import { STREAM_NAME, SUBJECT_PREFIX } from "@crumbs/schemas";
 import type { Figure, Suite } from "../types.ts";
 import { percentile, round } from "../stats.ts";
@@ -10,31 +10,13 @@ import { quantileBound, readHistogram, type HistogramReading } from "../lib/prom
 import { HttpClient } from "../lib/http.ts";
 import { createPageContexts } from "../lib/seed-rows.ts";
 import { startStack } from "../lib/stack.ts";
+import { clockMs, startStreamListener, type StreamListener } from "../lib/stream-listener.ts";
 
 const RATE = 1_000;
 const HALF_RATE = 500;
 const ROWS = 192;
 const OWNERS = 16;
 const DELAY_SERIES = "crumbs_outbox_publish_delay_seconds";
-
-/**
- * Receipt times of events on CRUMBS by `<id>:<version>`, through an ordered (ephemeral) JetStream consumer.
- * The key comes from the Nats-Msg-Id header (`<id>:<version>:updated`), as the baseline's from its own header:
- * parsing each 3 KB event here would put that work on this process's clock for the API path only.
- */
-async function streamListener(nc: NatsConnection, filter: string) {
-  const seen = new Map<string, number>();
-  const consumer = await nc.jetstream().consumers.get(STREAM_NAME, { filterSubjects: filter });
-  const messages = await consumer.consume({ max_messages: 1_000 });
-  void (async () => {
-    for await (const m of messages) {
-      const at = performance.now();
-      const msgId = m.headers?.get("Nats-Msg-Id") ?? "";
-      seen.set(msgId.slice(0, msgId.lastIndexOf(":")), at);
-    }
-  })();
-  return { seen, stop: () => messages.close() };
-}
 
 /** The API histogram's p99 bucket for a phase, when it observed anything: from the start of the write's statement. */
 function apiDelayFigure(rate: string, p99: number | undefined): Figure[] {
@@ -81,6 +63,7 @@ export const eventLatency: Suite = {
     const stack = await startStack({ relayPollMs: 1_000, env: { CRUMBS_RATE_LIMIT: "off" } });
     const nc = await connect({ servers: stack.nats.url });
     const clients: HttpClient[] = [];
+    const listeners: StreamListener[] = [];
     try {
       // 16 owners, each with a key of its own and ROWS / 16 rows, written in turn.
       for (let o = 0; o < OWNERS; o++) {
@@ -94,7 +77,8 @@ export const eventLatency: Suite = {
       );
       const rows = perOwner.flatMap((owned, o) => owned.map((r) => ({ ...r, http: clients[o]! })));
       const free = [...rows];
-      const listener = await streamListener(nc, `${SUBJECT_PREFIX}.*.updated.>`);
+      const listener = await startStreamListener({ natsUrl: stack.nats.url, stream: STREAM_NAME, filter: `${SUBJECT_PREFIX}.*.updated.>`, key: "msg-id" });
+      listeners.push(listener);
       const sent = new Map<string, number>();
       let failed = 0;
       const failedBy: Record<string, number> = {};
@@ -109,7 +93,7 @@ export const eventLatency: Suite = {
             body: pageContextPatchBody(row.n, row.version + 1),
             headers: { "if-match": `"${row.version}"` },
           });
-          const at = performance.now();
+          const at = clockMs();
           if (res.status === 200) {
             row.version++;
             sent.set(`${row.id}:${row.version}`, at);
@@ -161,7 +145,6 @@ export const eventLatency: Suite = {
       await measure(slowRate, count / 4);
       const slowActivity = await sampler.stop();
       log(`backends per sample at ${slowRate}/s: ${JSON.stringify(slowActivity)}`);
-      listener.stop();
 
       // Baseline: the same payloads published straight to JetStream (as the relay does, awaiting each
       // ack), measured from the publish call to the same kind of subscriber.
@@ -172,12 +155,9 @@ export const eventLatency: Suite = {
       const js = nc.jetstream();
       const pubAt = new Map<string, number>();
       const enc = new TextEncoder();
-      const seenRaw = new Map<string, number>();
-      const rawConsumer = await js.consumers.get("BENCH", { filterSubjects: "bench.>" });
-      const rawMsgs = await rawConsumer.consume({ max_messages: 1_000 });
-      void (async () => {
-        for await (const m of rawMsgs) seenRaw.set(m.headers?.get("k") ?? "", performance.now());
-      })();
+      const rawListener = await startStreamListener({ natsUrl: stack.nats.url, stream: "BENCH", filter: "bench.>", key: "k" });
+      listeners.push(rawListener);
+      const seenRaw = rawListener.seen;
       const { headers } = await import("nats");
       // The same two rates as the API's, so each API figure has its floor from this machine, this run.
       const direct = async (rate: number, n: number, from: number) => {
@@ -190,7 +170,7 @@ export const eventLatency: Suite = {
             const i = from + j;
             const h = headers();
             h.set("k", String(i));
-            pubAt.set(String(i), performance.now());
+            pubAt.set(String(i), clockMs());
             await js.publish(`bench.default.updated.x`, enc.encode(payload.replace('"seq":1', `"seq":${i}`)), { headers: h, msgID: `m${i}` });
           },
         });
@@ -201,7 +181,6 @@ export const eventLatency: Suite = {
       const b = await direct(RATE, count, 0);
       log(`baseline: ${count / 2} direct JetStream publishes at ${slowRate}/s`);
       const bSlow = await direct(slowRate, count / 2, count);
-      rawMsgs.close();
 
       return {
         suite: "event-latency",
@@ -252,6 +231,7 @@ export const eventLatency: Suite = {
         params: { offered_per_s: RATE, count, rows: ROWS, owners: OWNERS, written: a.written, failed, failed_by_status: failedBy, skipped: a.skipped, early: a.early, missing: a.missing, slow: { rate: slowRate, achieved: slow.achieved, early: slow.early, missing: slow.missing, activity: slowActivity }, baseline_missing: b.missing + bSlow.missing },
       };
     } finally {
+      for (const l of listeners) await l.stop();
       for (const c of clients) c.close();
       await nc.close();
       await stack.close();
