@@ -1,15 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { splitBatch, type OutboxRow } from "./batch.ts";
-
-const row = (seq: number, owner: string, payload: unknown = { seq, owner, breadcrumb: { context: {} } }): OutboxRow => ({
-  waited_ms: 0,
-  seq: String(seq),
-  subject: `crumbs.${owner}.updated.note.v1`,
-  msg_id: `id${seq}:1:updated`,
-  payload: JSON.stringify(payload),
-});
-/** Not an event object and too big: neither it nor a reference event can ever be sent. */
-const unsendable = "y".repeat(3_000);
+import { splitBatch } from "./batch.ts";
+import { outboxRow as row, UNSENDABLE as unsendable } from "./outbox-rows.fixture.ts";
 
 describe("splitBatch", () => {
   it("sends every row in order when nothing is parked", () => {

@@ -1,16 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { OutboxRow, Outgoing } from "./batch.ts";
+import type { Outgoing } from "./batch.ts";
+import { outboxRow as row, UNSENDABLE as unsendable } from "./outbox-rows.fixture.ts";
 import { PipelinedRun, type PublishFn } from "./pipelined-run.ts";
-
-const row = (seq: number, owner: string, payload: unknown = { seq, owner, breadcrumb: { context: {} } }): OutboxRow => ({
-  waited_ms: 0,
-  seq: String(seq),
-  subject: `crumbs.${owner}.updated.note.v1`,
-  msg_id: `id${seq}:1:updated`,
-  payload: JSON.stringify(payload),
-});
-/** Not an event object and too big: neither it nor a reference event can ever be sent. */
-const unsendable = "y".repeat(3_000);
 
 /** A stream that checks expected-last-msg-id as JetStream does, answering when told to. */
 function fakeStream() {
