@@ -123,6 +123,16 @@ export class NatsServer {
     await exited;
   }
 
+  /** Freeze the server (SIGSTOP): connections stay open and nothing is answered, as a hung server's. */
+  pause(): void {
+    if (this.proc && this.running) this.proc.kill("SIGSTOP");
+  }
+
+  /** Let a paused server go on (SIGCONT); it then handles what was sent to it meanwhile, in order. */
+  resume(): void {
+    if (this.proc && this.running) this.proc.kill("SIGCONT");
+  }
+
   async restart(): Promise<void> {
     await this.stop();
     await this.start();
