@@ -19,7 +19,9 @@ export type RelayWorkerData = z.infer<typeof relayWorkerDataSchema>;
  * The kick flag. IDLE: the relay sleeps, a commit sets COMMITTED and posts one kick.
  * BATCH: a batch is running and no commit came since it began. COMMITTED: a commit
  * came (a kick is on its way, or the running relay will see it), so commits post nothing.
- * Under load the relay runs batch after batch and the HTTP thread posts no messages at all.
+ * The relay also sleeps while a batch waits for its acks (OutboxRelay.nextKick), so the first
+ * commit then posts one kick and its rows join that batch; otherwise, while batches run back to
+ * back under load, the HTTP thread posts nothing.
  */
 export const KICK = { IDLE: 0, BATCH: 1, COMMITTED: 2 } as const;
 
