@@ -66,21 +66,7 @@ export class PgRelayStore implements RelayStore {
     const closing: postgres.PendingQuery<postgres.Row[]>[] = [];
     try {
       const begin = sql`begin`;
-      const read = sql<Head[]>`
-        with lock as (select pg_try_advisory_xact_lock(${RELAY_LOCK_KEY.toString()}::bigint) as ok),
-        batch as (
-          select seq, subject, msg_id, payload, created_at from outbox
-          where (select ok from lock)
-          order by seq limit ${limit}),
-        held as (
-          select jsonb_object_agg(owner, seq::text) as held
-          from (select owner, min(seq) as seq from outbox_parked group by owner) p
-          where exists (select 1 from batch))
-        select (select ok from lock) as ok, pg_backend_pid() as pid, (select held from held) as held,
-               r.seq::text as seq, r.subject, r.msg_id, r.payload::text as payload,
-               (extract(epoch from clock_timestamp() - r.created_at) * 1000)::float8 as waited_ms
-        from (select 1) one left join batch r on true
-        order by r.seq`;
+      const read = readStatement(sql, limit, []);
       const [, heads] = await this.bounded(Promise.all([begin, read]));
       const first = heads[0];
       if (!first?.ok) {
@@ -90,7 +76,7 @@ export class PgRelayStore implements RelayStore {
       const pid = first.pid;
       const result = await fn({
         ...batchOf(heads),
-        readMore: async (n, excluding) => batchOf(await this.bounded(readMoreStatement(sql, n, excluding, pid))),
+        readMore: async (n, excluding) => batchOf(await this.bounded(readStatement(sql, n, excluding, pid))),
         park: async (parked) => void closing.push(parkStatement(sql, parked, pid)),
         deletePublished: async (seqs) => void closing.push(deleteStatement(sql, seqs, pid)),
       });
@@ -126,18 +112,27 @@ export class PgRelayStore implements RelayStore {
   }
 }
 
-/** Rows committed since the batch's first read, in the same transaction; none on another connection than `pid`'s. */
-function readMoreStatement(sql: postgres.Sql, limit: number, excluding: readonly string[], pid: number) {
+/**
+ * The oldest outbox rows but `excluding`, with the parked owners. The batch's first read takes the
+ * relay lock (`ok` says whether it got it); a later read in the same transaction (`pid` given) reads
+ * only on the connection that holds it, and nothing on another.
+ */
+function readStatement(sql: postgres.Sql, limit: number, excluding: readonly string[], pid?: number) {
+  const ok =
+    pid === undefined
+      ? sql`select pg_try_advisory_xact_lock(${RELAY_LOCK_KEY.toString()}::bigint)`
+      : sql`select pg_backend_pid() = ${pid}::int`;
   return sql<Head[]>`
-    with batch as (
+    with lock as (${ok} as ok),
+    batch as (
       select seq, subject, msg_id, payload, created_at from outbox
-      where seq <> all(string_to_array(${excluding.join(",")}, ',')::bigint[]) and pg_backend_pid() = ${pid}::int
+      where (select ok from lock) and seq <> all(string_to_array(${excluding.join(",")}, ',')::bigint[])
       order by seq limit ${limit}),
     held as (
       select jsonb_object_agg(owner, seq::text) as held
       from (select owner, min(seq) as seq from outbox_parked group by owner) p
       where exists (select 1 from batch))
-    select true as ok, ${pid}::int as pid, (select held from held) as held,
+    select (select ok from lock) as ok, pg_backend_pid() as pid, (select held from held) as held,
            r.seq::text as seq, r.subject, r.msg_id, r.payload::text as payload,
            (extract(epoch from clock_timestamp() - r.created_at) * 1000)::float8 as waited_ms
     from (select 1) one left join batch r on true

@@ -130,10 +130,28 @@ export class OutboxRelay {
     return result.outcome;
   }
 
-  private async publishBatch(batch: RelayBatch): Promise<{ outcome: Outcome; published: number[]; parked: number }> {
+  private async publishBatch(batch: RelayBatch): Promise<BatchResult> {
     if (batch.rows.length === 0) return { outcome: "idle", published: [], parked: 0 };
     // After a failure, one batch goes one at a time (always makes progress); otherwise pipelined.
-    if (this.failures > 0) return this.publishInTurnBatch(batch);
+    const sent = this.failures > 0 ? await this.sendInTurn(batch) : await this.sendPipelined(batch);
+    const { send, ackedAt, failure } = sent;
+    const done = ackedAt.length;
+    if (done > 0) await batch.deletePublished(send.slice(0, done).map((m) => m.row.seq));
+    // The wait before the read is Postgres's clock, the rest this thread's: no two clocks are compared.
+    const published = ackedAt.map((at, i) => Number(send[i]!.row.waited_ms) + (at - sent.readAt(i)));
+    if (failure === undefined) return { outcome: sent.full || sent.parked > 0 ? "more" : "idle", published, parked: sent.parked };
+    if (!isPermanentPublishError(failure)) {
+      this.opts.log?.(`outbox relay: publish failed, will retry: ${String(failure)}`);
+      return { outcome: "failed", published, parked: sent.parked };
+    }
+    // The rows after it were refused only because it is missing: the next batch sends them.
+    const failed = send[done]!;
+    await this.park(batch, [{ row: failed.row, owner: failed.owner, reason: `publish refused: ${String(failure)}` }]);
+    return { outcome: "more", published, parked: sent.parked + 1 };
+  }
+
+  /** Every row in flight at once; rows committed while the acks are awaited join the batch. */
+  private async sendPipelined(batch: RelayBatch): Promise<Sent> {
     const run = new PipelinedRun(batch.heldFrom, this.opts.nats.maxPayload());
     let read = batch.rows;
     for (;;) {
@@ -151,51 +169,26 @@ export class OutboxRelay {
       run.addHeld(more.heldFrom);
       read = more.rows;
     }
-    const { ackedAt, failure } = await run.outcome();
-    const send = run.sent();
-    const done = ackedAt.length;
-    if (done > 0) await batch.deletePublished(send.slice(0, done).map((m) => m.row.seq));
-    const published = ackedAt.map((at, i) => Number(send[i]!.row.waited_ms) + (at - run.readAt(i)));
-    const parkedCount = run.parkedCount();
-    if (failure === undefined) {
-      const outcome = read.length === this.batchSize || run.size() >= this.batchSize || parkedCount > 0 ? "more" : "idle";
-      return { outcome, published, parked: parkedCount };
-    }
-    return this.afterFailure(batch, send[done]!, failure, published, parkedCount);
+    const full = read.length === this.batchSize || run.size() >= this.batchSize;
+    return { ...(await run.outcome()), send: run.sent(), readAt: (i) => run.readAt(i), full, parked: run.parkedCount() };
   }
 
-  /** The careful path after a failure: one batch, each publish acked before the next. */
-  private async publishInTurnBatch(batch: RelayBatch): Promise<{ outcome: Outcome; published: number[]; parked: number }> {
-    const { rows } = batch;
+  /** The careful path after a failure: one batch as read, each publish acked before the next. */
+  private async sendInTurn(batch: RelayBatch): Promise<Sent> {
     const readAt = performance.now();
-    const { send, parked } = splitBatch(rows, batch.heldFrom, this.opts.nats.maxPayload());
+    const { send, parked } = splitBatch(batch.rows, batch.heldFrom, this.opts.nats.maxPayload());
     if (parked.length > 0) await this.park(batch, parked);
-    const { ackedAt, failure } = await this.publishInTurn(send);
-    const done = ackedAt.length;
-    if (done > 0) await batch.deletePublished(send.slice(0, done).map((m) => m.row.seq));
-    // The wait before the read is Postgres's clock, the rest this thread's: no two clocks are compared.
-    const published = ackedAt.map((at, i) => Number(send[i]!.row.waited_ms) + (at - readAt));
-    if (failure === undefined) {
-      const outcome = rows.length === this.batchSize || parked.length > 0 ? "more" : "idle";
-      return { outcome, published, parked: parked.length };
+    const ackedAt: number[] = [];
+    let failure: unknown;
+    for (const m of send) {
+      try {
+        ackedAt.push(await this.publish(m));
+      } catch (err) {
+        failure = err;
+        break;
+      }
     }
-    return this.afterFailure(batch, send[done]!, failure, published, parked.length);
-  }
-
-  private async afterFailure(
-    batch: RelayBatch,
-    failed: Outgoing,
-    failure: unknown,
-    published: number[],
-    parked: number,
-  ): Promise<{ outcome: Outcome; published: number[]; parked: number }> {
-    if (!isPermanentPublishError(failure)) {
-      this.opts.log?.(`outbox relay: publish failed, will retry: ${String(failure)}`);
-      return { outcome: "failed", published, parked };
-    }
-    // The rows after it were refused only because it is missing: the next batch sends them.
-    await this.park(batch, [{ row: failed.row, owner: failed.owner, reason: `publish refused: ${String(failure)}` }]);
-    return { outcome: "more", published, parked: parked + 1 };
+    return { send, ackedAt, ...(failure !== undefined ? { failure } : {}), readAt: () => readAt, full: batch.rows.length === this.batchSize, parked: parked.length };
   }
 
   /** Resolves at the next kick, at once when one came since the last read began. */
@@ -211,19 +204,6 @@ export class OutboxRelay {
     for (const p of parked) this.opts.log?.(`outbox relay: parked seq ${p.row.seq} (${p.row.subject}): ${p.reason}`);
   }
 
-  /** One at a time, each acked before the next: the careful path after a failure. */
-  private async publishInTurn(rows: Outgoing[]): Promise<Published> {
-    const ackedAt: number[] = [];
-    for (const m of rows) {
-      try {
-        ackedAt.push(await this.publish(m));
-      } catch (failure) {
-        return { ackedAt, failure };
-      }
-    }
-    return { ackedAt };
-  }
-
   /** Resolves with the time of the ack (performance.now()). */
   private async publish(m: Outgoing, previousMsgId?: string): Promise<number> {
     await this.publisher!.publish(m.row.subject, m.data, {
@@ -236,8 +216,22 @@ export class OutboxRelay {
 
 type Outcome = "idle" | "more" | "busy" | "failed";
 
-interface Published {
-  /** When each acked row was acked: the acked rows are a prefix of the batch. */
+interface BatchResult {
+  outcome: Outcome;
+  /** Each published event's delay from its write to its ack, in ms. */
+  published: number[];
+  parked: number;
+}
+
+/** What a batch sent: the acked rows are a prefix of `send`, followed by the first failure if any. */
+interface Sent {
+  send: readonly Outgoing[];
+  /** When each acked row was acked (performance.now()). */
   ackedAt: number[];
   failure?: unknown;
+  /** When the read that returned `send[i]` came back. */
+  readAt(i: number): number;
+  /** The batch read as many rows as it may: more are likely waiting. */
+  full: boolean;
+  parked: number;
 }
