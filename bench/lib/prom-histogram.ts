@@ -1,3 +1,5 @@
+import { seriesSamples } from "@crumbs/testkit";
+
 /**
  * A Prometheus histogram read from /metrics text, so a suite can set what the API saw of a phase
  * (the difference of two reads) beside what the bench measured from outside.
@@ -9,11 +11,9 @@ export interface HistogramReading {
 
 /** The buckets of an unlabelled histogram `name`; undefined when the text has none. */
 export function readHistogram(text: string, name: string): HistogramReading | undefined {
-  const buckets: { le: number; count: number }[] = [];
-  const line = new RegExp(`^${name}_bucket\\{le="([^"]+)"\\} (\\S+)$`, "gm");
-  for (const m of text.matchAll(line)) {
-    buckets.push({ le: m[1] === "+Inf" ? Infinity : Number(m[1]), count: Number(m[2]) });
-  }
+  const buckets = seriesSamples(text, `${name}_bucket`)
+    .filter((s) => s.labels.le !== undefined)
+    .map((s) => ({ le: s.labels.le === "+Inf" ? Infinity : Number(s.labels.le), count: s.value }));
   if (buckets.length === 0) return undefined;
   return { buckets: buckets.sort((a, b) => a.le - b.le) };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { seriesValue } from "./prometheus.ts";
+import { seriesSamples, seriesValue } from "./prometheus.ts";
 
 const text = [
   "# HELP d_seconds d",
@@ -20,5 +20,15 @@ describe("seriesValue", () => {
   it("gives undefined for a name or label set that is not there", () => {
     expect(seriesValue(text, "d_seconds")).toBeUndefined();
     expect(seriesValue(text, "d_seconds_bucket", { le: "0.5" })).toBeUndefined();
+  });
+});
+
+describe("seriesSamples", () => {
+  it("gives every sample of a series with its labels, in text order", () => {
+    expect(seriesSamples(text, "d_seconds_bucket")).toEqual([
+      { labels: { le: "0.1", route: "/a" }, value: 3 },
+      { labels: { le: "+Inf", route: "/a" }, value: 5 },
+    ]);
+    expect(seriesSamples(text, "d_seconds")).toEqual([]);
   });
 });
