@@ -17,6 +17,11 @@ export interface StreamListenerOptions {
 export interface StreamListener {
   /** Receipt time (clockMs) by key, filled in as the listener thread reports. */
   seen: Map<string, number>;
+  /**
+   * When JetStream stored each message (its own stamp, in ms of the same wall clock): it splits a
+   * message's path into the publisher's side (up to the store) and the delivery to the subscriber.
+   */
+  stored: Map<string, number>;
   stop(): Promise<void>;
 }
 
@@ -29,16 +34,22 @@ export interface StreamListener {
 export async function startStreamListener(opts: StreamListenerOptions): Promise<StreamListener> {
   const worker = new Worker(new URL("./stream-listener-worker.ts", import.meta.url), { workerData: opts });
   const seen = new Map<string, number>();
+  const stored = new Map<string, number>();
   await new Promise<void>((resolve, reject) => {
-    worker.on("message", (m: { type: "ready" } | { type: "seen"; entries: [string, number][] }) => {
+    worker.on("message", (m: { type: "ready" } | { type: "seen"; entries: [string, number, number][] }) => {
       if (m.type === "ready") resolve();
-      else for (const [k, t] of m.entries) seen.set(k, t);
+      else
+        for (const [k, t, s] of m.entries) {
+          seen.set(k, t);
+          stored.set(k, s);
+        }
     });
     worker.once("error", reject);
     worker.once("exit", (code) => reject(new Error(`stream listener exited with code ${code}`)));
   });
   return {
     seen,
+    stored,
     async stop() {
       await worker.terminate();
     },

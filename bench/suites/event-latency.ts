@@ -48,6 +48,24 @@ function latencies(sent: Map<string, number>, seen: Map<string, number>) {
   return { out, early, missing };
 }
 
+/**
+ * The same events split at the moment JetStream stored them: from the write (or the publish) to the
+ * store, and from the store to the subscriber. The first half is the API's relay and nats-server's
+ * intake, the second the delivery, which the API does not touch.
+ */
+function split(sent: Map<string, number>, listener: StreamListener) {
+  const toStored: number[] = [];
+  const delivered: number[] = [];
+  for (const [k, t] of sent) {
+    const at = listener.stored.get(k);
+    const seen = listener.seen.get(k);
+    if (at === undefined || seen === undefined) continue;
+    toStored.push(Math.max(0, at - t));
+    delivered.push(Math.max(0, seen - at));
+  }
+  return { toStored, delivered };
+}
+
 async function waitUntil(cond: () => boolean, ms: number) {
   const deadline = Date.now() + ms;
   while (!cond() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
@@ -129,7 +147,7 @@ export const eventLatency: Suite = {
           after = await relayDelays();
         }
         const apiP99 = before && after ? quantileBound(before, after, 0.99) : undefined;
-        return { ...latencies(sent, listener.seen), achieved: sent.size / r.seconds, written: sent.size, skipped: r.skipped, apiP99 };
+        return { ...latencies(sent, listener.seen), ...split(sent, listener), achieved: sent.size / r.seconds, written: sent.size, skipped: r.skipped, apiP99 };
       };
       await measure(RATE, 500); // warm-up
       log(`API: ${count} PATCHes offered at ${RATE}/s`);
@@ -175,7 +193,7 @@ export const eventLatency: Suite = {
           },
         });
         await waitUntil(() => [...pubAt.keys()].every((k) => seenRaw.has(k)), 30_000);
-        return latencies(pubAt, seenRaw);
+        return { ...latencies(pubAt, seenRaw), ...split(pubAt, rawListener) };
       };
       log(`baseline: ${count} direct JetStream publishes at ${RATE}/s`);
       const b = await direct(RATE, count, 0);
@@ -217,6 +235,19 @@ export const eventLatency: Suite = {
             goal: "<= 10 ms",
             met: percentile(slow.out, 99) <= 10,
           },
+          // Where the p99 above comes from: the part up to JetStream's store, and the delivery after it.
+          lowerIsBetter({
+            metric: `write->stored in JetStream p99 at ${slowRate}/s (first part of write->event)`,
+            value: round(percentile(slow.toStored, 99)),
+            unit: "ms",
+            baseline: { name: "JetStream publish->stored", value: round(percentile(bSlow.toStored, 99), 3), unit: "ms" },
+          }),
+          lowerIsBetter({
+            metric: `stored->subscriber p99 at ${slowRate}/s (second part)`,
+            value: round(percentile(slow.delivered, 99)),
+            unit: "ms",
+            baseline: { name: "JetStream stored->subscriber", value: round(percentile(bSlow.delivered, 99), 3), unit: "ms" },
+          }),
           ...apiDelayFigure("1,000/s offered", a.apiP99),
           ...apiDelayFigure(`${slowRate}/s`, slow.apiP99),
           {
