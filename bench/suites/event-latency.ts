@@ -32,38 +32,30 @@ function apiDelayFigure(rate: string, p99: number | undefined): Figure[] {
   ];
 }
 
-function latencies(sent: Map<string, number>, seen: Map<string, number>) {
+/**
+ * Each event's delay from its write (or publish) to its subscriber, and the same delay split at the
+ * moment JetStream stored it: up to the store (the API's relay and nats-server's intake), and from
+ * the store to the subscriber (the delivery, which the API does not touch).
+ */
+function latencies(sent: Map<string, number>, listener: StreamListener) {
   const out: number[] = [];
+  const toStored: number[] = [];
+  const delivered: number[] = [];
   let early = 0;
   let missing = 0;
   for (const [k, t] of sent) {
-    const r = seen.get(k);
+    const r = listener.seen.get(k);
     if (r === undefined) missing++;
     else {
       // The relay may publish before the HTTP response reaches the client: that event waited 0 ms.
       if (r < t) early++;
       out.push(Math.max(0, r - t));
+      const at = listener.stored.get(k)!;
+      toStored.push(Math.max(0, at - t));
+      delivered.push(Math.max(0, r - at));
     }
   }
-  return { out, early, missing };
-}
-
-/**
- * The same events split at the moment JetStream stored them: from the write (or the publish) to the
- * store, and from the store to the subscriber. The first half is the API's relay and nats-server's
- * intake, the second the delivery, which the API does not touch.
- */
-function split(sent: Map<string, number>, listener: StreamListener) {
-  const toStored: number[] = [];
-  const delivered: number[] = [];
-  for (const [k, t] of sent) {
-    const at = listener.stored.get(k);
-    const seen = listener.seen.get(k);
-    if (at === undefined || seen === undefined) continue;
-    toStored.push(Math.max(0, at - t));
-    delivered.push(Math.max(0, seen - at));
-  }
-  return { toStored, delivered };
+  return { out, toStored, delivered, early, missing };
 }
 
 async function waitUntil(cond: () => boolean, ms: number) {
@@ -147,7 +139,7 @@ export const eventLatency: Suite = {
           after = await relayDelays();
         }
         const apiP99 = before && after ? quantileBound(before, after, 0.99) : undefined;
-        return { ...latencies(sent, listener.seen), ...split(sent, listener), achieved: sent.size / r.seconds, written: sent.size, skipped: r.skipped, apiP99 };
+        return { ...latencies(sent, listener), achieved: sent.size / r.seconds, written: sent.size, skipped: r.skipped, apiP99 };
       };
       await measure(RATE, 500); // warm-up
       log(`API: ${count} PATCHes offered at ${RATE}/s`);
@@ -193,7 +185,7 @@ export const eventLatency: Suite = {
           },
         });
         await waitUntil(() => [...pubAt.keys()].every((k) => seenRaw.has(k)), 30_000);
-        return { ...latencies(pubAt, seenRaw), ...split(pubAt, rawListener) };
+        return latencies(pubAt, rawListener);
       };
       log(`baseline: ${count} direct JetStream publishes at ${RATE}/s`);
       const b = await direct(RATE, count, 0);
