@@ -48,7 +48,7 @@ export async function assembleApi(opts: AssembleOptions): Promise<ApiStack> {
   const log = opts.log ?? logFn(logger);
   const database =
     opts.database ??
-    (await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl, log } : { pgliteDir: config.pgliteDir, log }).catch(
+    (await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl, log, maxConnections: config.pgPool } : { pgliteDir: config.pgliteDir, log }).catch(
       (err: unknown) => {
         throw databaseStartupError(config.databaseUrl, err);
       },

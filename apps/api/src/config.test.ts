@@ -13,6 +13,7 @@ describe("loadApiConfig", () => {
     expect(c.databaseUrl).toBeUndefined();
     expect(c.bodyLimitBytes).toBe(1024 * 1024);
     expect(c.ssePingMs).toBe(15_000);
+    expect(c.pgPool).toBe(16);
   });
 
   it("names the variable that is wrong", () => {
@@ -36,6 +37,7 @@ describe("loadApiConfig", () => {
       ["CRUMBS_SSE_MAX_PER_TOKEN", "0"],
       ["CRUMBS_BODY_LIMIT", String(2 ** 40)],
       ["CRUMBS_SSE_PING_MS", "1.5"],
+      ["CRUMBS_PG_POOL", "0"],
     ]) {
       expect(() => loadApiConfig({ [name!]: value }), name).toThrow(new RegExp(`^${name}:`));
     }

@@ -5,6 +5,7 @@ import { ConfigError } from "./errors.ts";
 import { authConfigFrom, authEnvShape, type AuthConfig } from "./http/auth-config.ts";
 import { isAccountSeed } from "./nats-auth/index.ts";
 import { rateLimitSchema, type RateLimit } from "./http/rate-limit-bucket.ts";
+import { DEFAULT_PG_POOL } from "./db/open.ts";
 import { DEFAULT_STREAM_LIMITS, type StreamLimits } from "./nats/stream.ts";
 import { parseRetentionEnv, type RetentionPolicy } from "./retention/policy.ts";
 
@@ -46,6 +47,8 @@ const envSchema = z.object({
   CRUMBS_STREAM_REPLICAS: int(1, 5, 1),
   /** How long an authenticated API key is trusted without a database look-up; 0 turns the cache off. */
   CRUMBS_AUTH_CACHE_TTL_MS: int(0, 300_000, 10_000),
+  /** Postgres connections of this process, each one statement in flight (db/postgres/open.ts). */
+  CRUMBS_PG_POOL: int(1, 1_000, DEFAULT_PG_POOL),
   /** Checked here so a bad value stops the API too; the process logger (@crumbs/telemetry) reads them. */
   LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
   LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
@@ -86,6 +89,8 @@ export interface ApiConfig {
   streamReplicas: number;
   /** API keys trusted this long without a database look-up (revocation still applies at once). */
   authCacheTtlMs: number;
+  /** Postgres connections of this process (CRUMBS_PG_POOL); unused on PGlite. */
+  pgPool: number;
 }
 
 /** Parses the environment once. A bad value throws ConfigError naming the variable. */
@@ -117,6 +122,7 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
     relayPollMs: e.CRUMBS_RELAY_POLL_MS,
     relayThread: e.CRUMBS_RELAY_THREAD === "on",
     authCacheTtlMs: e.CRUMBS_AUTH_CACHE_TTL_MS,
+    pgPool: e.CRUMBS_PG_POOL,
     streamReplicas: e.CRUMBS_STREAM_REPLICAS,
     retention,
     sweepMs: e.CRUMBS_SWEEP_MS,

@@ -5,11 +5,17 @@ import { openPglite } from "./pglite/open.ts";
 export type OpenDatabaseOptions = ({ databaseUrl: string } | { pgliteDir: string }) & {
   /** Where the Postgres supervisor reports lost and regained connections. */
   log?: (msg: string, err?: unknown) => void;
+  /** Postgres only: the pool's size (DEFAULT_PG_POOL when unset). */
+  maxConnections?: number;
 };
 
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
-  if ("databaseUrl" in opts) return openPostgres({ databaseUrl: opts.databaseUrl, ...(opts.log ? { log: opts.log } : {}) });
+  if ("databaseUrl" in opts) {
+    const { databaseUrl, log, maxConnections } = opts;
+    return openPostgres({ databaseUrl, ...(log ? { log } : {}), ...(maxConnections !== undefined ? { maxConnections } : {}) });
+  }
   return openPglite({ pgliteDir: opts.pgliteDir });
 }
 
 export { guardDriverFaults } from "./postgres/fault-guard.ts";
+export { DEFAULT_PG_POOL } from "./postgres/open.ts";
