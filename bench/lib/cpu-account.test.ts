@@ -1,8 +1,9 @@
 import { execFile } from "node:child_process";
+import { availableParallelism } from "node:os";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { Worker } from "node:worker_threads";
-import { machineCpuMs, mainThreadCpuMs, postgresCpuMs, processCpuMs, selfAndReapedCpuMs } from "./cpu-account.ts";
+import { machineCpuMs, mainThreadCpuMs, postgresCpuMs, processCpuMs, selfAndReapedCpuMs, threadSchedMs } from "./cpu-account.ts";
 
 const run = promisify(execFile);
 
@@ -29,6 +30,23 @@ describe("CPU accounting from /proc", () => {
     expect(processCpuMs(process.pid) - process0 - main).toBeGreaterThanOrEqual(200);
     burn(300);
     expect(mainThreadCpuMs(process.pid) - main0).toBeGreaterThanOrEqual(100);
+  });
+
+  it("tells a thread's time on a CPU from its time waiting for one", async () => {
+    const before = threadSchedMs(process.pid);
+    if (!before) return expect.fail("no /proc/<pid>/task/<tid>/schedstat on this kernel");
+    // One busy thread per core besides this one: while this thread burns too, it must wait for a CPU
+    // about a third of the time on 2 cores (more threads than cores, each its fair share).
+    const workers = Array.from({ length: availableParallelism() }, () => new Worker("const t = Date.now() + 900; while (Date.now() < t);", { eval: true }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const during = threadSchedMs(process.pid)!;
+    burn(600);
+    const after = threadSchedMs(process.pid)!;
+    await Promise.all(workers.map((w) => new Promise((resolve) => w.once("exit", resolve))));
+    expect(after.runMs - during.runMs).toBeGreaterThanOrEqual(100);
+    expect(after.waitMs - during.waitMs).toBeGreaterThanOrEqual(30);
+    expect(after.runMs + after.waitMs - (during.runMs + during.waitMs)).toBeLessThanOrEqual(700);
+    expect(threadSchedMs(2 ** 22 + 1)).toBeUndefined();
   });
 
   it("gives 0 for a process that does not exist", () => {

@@ -37,6 +37,22 @@ export function mainThreadCpuMs(pid: number): number {
 }
 
 /**
+ * A thread's time on a CPU and its time runnable but waiting for one, so far, in ms, from
+ * /proc/<pid>/task/<tid>/schedstat (nanoseconds); undefined where the kernel does not keep it.
+ * The wait is what a serial thread loses to the machine's other work: CPU time alone cannot tell
+ * a thread that has nothing to do from one that is never scheduled.
+ */
+export function threadSchedMs(pid: number, tid = pid): { runMs: number; waitMs: number } | undefined {
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").trim().split(" ").map(Number);
+    if (!Number.isFinite(run) || !Number.isFinite(wait)) return undefined;
+    return { runMs: run! / 1e6, waitMs: wait! / 1e6 };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * CPU time of this process so far, in ms, with its children that have exited (cutime/cstime):
  * the load generator's cost, whether it is this process's HTTP clients or a pgbench it ran.
  */
@@ -96,6 +112,10 @@ export interface PhaseCpu {
   apiMs: number;
   /** Its main thread (HTTP), part of apiMs. */
   apiMainMs: number;
+  /** How long the main thread was runnable but not on a CPU; undefined without schedstat. */
+  apiMainWaitMs?: number;
+  /** The phase's wall time. */
+  wallMs: number;
   /** The load generator: this process, and pgbench once it has exited. */
   clientMs: number;
   /** All of Postgres; undefined when the server is not on this machine. */
@@ -109,6 +129,8 @@ export interface PhaseCpu {
 export async function startPhaseCpu(sql: postgres.Sql, apiPid: number, postmaster: number | undefined) {
   const api0 = processCpuMs(apiPid);
   const main0 = mainThreadCpuMs(apiPid);
+  const sched0 = threadSchedMs(apiPid);
+  const wall0 = performance.now();
   const client0 = selfAndReapedCpuMs();
   const pg0 = postmaster === undefined ? undefined : postgresCpuMs(postmaster);
   const m0 = machineCpuMs();
@@ -118,9 +140,12 @@ export async function startPhaseCpu(sql: postgres.Sql, apiPid: number, postmaste
       const m1 = machineCpuMs();
       const wal1 = await walSyncs(sql);
       const span = m1.total - m0.total;
+      const sched1 = threadSchedMs(apiPid);
       return {
         apiMs: processCpuMs(apiPid) - api0,
         apiMainMs: mainThreadCpuMs(apiPid) - main0,
+        ...(sched0 && sched1 ? { apiMainWaitMs: sched1.waitMs - sched0.waitMs } : {}),
+        wallMs: performance.now() - wall0,
         clientMs: selfAndReapedCpuMs() - client0,
         ...(pg0 !== undefined ? { postgresMs: postgresCpuMs(postmaster!) - pg0 } : {}),
         idle: span > 0 ? 1 - (m1.busy - m0.busy) / span : 0,

@@ -165,6 +165,14 @@ export const writePath: Suite = {
           lowerIsBetter({ metric: "API process CPU per PATCH", value: round(perOp(apiCpu, "apiMs", apiOps)!, 3), unit: "ms" }),
           // Of which the HTTP thread; the rest is the relay thread and V8's helpers (GC, compiler).
           lowerIsBetter({ metric: "API main (HTTP) thread CPU per PATCH", value: round(perOp(apiCpu, "apiMainMs", apiOps)!, 3), unit: "ms" }),
+          // The HTTP thread is the one serial step of a PATCH: the share of the phase it spent
+          // runnable but not on a CPU (schedstat) is what the machine's other work took from it.
+          ...(apiCpu.every((p) => p.apiMainWaitMs !== undefined)
+            ? [
+                { metric: "API HTTP thread on a CPU (median round)", value: round(100 * median(apiCpu.map((p) => p.apiMainMs / p.wallMs)), 1), unit: "%" },
+                { metric: "API HTTP thread waiting for a CPU (median round)", value: round(100 * median(apiCpu.map((p) => p.apiMainWaitMs! / p.wallMs)), 1), unit: "%" },
+              ]
+            : []),
           // Where the gap in writes/s goes: Postgres's own work per write on each side (pgbench's
           // includes the indexed read it does first), the WAL flushes each write shares, and the
           // CPU time nobody used. Omitted when Postgres is not on this machine.
