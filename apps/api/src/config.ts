@@ -5,7 +5,7 @@ import { ConfigError } from "./errors.ts";
 import { authConfigFrom, authEnvShape, type AuthConfig } from "./http/auth-config.ts";
 import { isAccountSeed } from "./nats-auth/index.ts";
 import { rateLimitSchema, type RateLimit } from "./http/rate-limit-bucket.ts";
-import { DEFAULT_PG_POOL } from "./db/open.ts";
+import { DEFAULT_PG_POOL } from "./db/postgres/pool-size.ts";
 import { DEFAULT_STREAM_LIMITS, type StreamLimits } from "./nats/stream.ts";
 import { parseRetentionEnv, type RetentionPolicy } from "./retention/policy.ts";
 

@@ -18,4 +18,3 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
 }
 
 export { guardDriverFaults } from "./postgres/fault-guard.ts";
-export { DEFAULT_PG_POOL } from "./postgres/open.ts";

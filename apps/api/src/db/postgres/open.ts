@@ -5,6 +5,7 @@ import { migrate } from "drizzle-orm/postgres-js/migrator";
 import { schema } from "../schema.ts";
 import type { Database, Db } from "../database.ts";
 import { defaultLogger, logFn } from "@crumbs/telemetry";
+import { DEFAULT_PG_POOL } from "./pool-size.ts";
 import { PostgresSupervisor, type SupervisorOptions } from "./supervisor.ts";
 
 /** Arbitrary constant: every crumbs process migrating the same database takes this lock. */
@@ -15,16 +16,6 @@ export interface OpenPostgresOptions extends Partial<Omit<SupervisorOptions, "da
 }
 
 const defaultLog = (msg: string, err?: unknown) => logFn(defaultLogger().child({ name: "api" }))(msg, err);
-
-/**
- * Connections per API process (CRUMBS_PG_POOL). Each is one statement in flight, and a write spends most of
- * its time in Postgres waiting for the WAL flush, which every commit in flight at that moment shares: with
- * fewer connections than concurrent writers, fewer commits share each flush and the rest queue behind them
- * (postgres-js pipelines them onto busy connections).
- * 16 against 10, 16 clients each its own owner, alternated write-path runs: 784 against 728 PATCH/s (mean
- * of 12 rounds each), with less CPU per write in the API and in Postgres (BENCHMARKS.md).
- */
-export const DEFAULT_PG_POOL = 16;
 
 export function openPostgres(opts: OpenPostgresOptions): Database {
   const supervisor = new PostgresSupervisor({
