@@ -17,7 +17,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["{packages,apps,examples,bench}/**/src/**/*.test.ts", "bench/lib/**/*.test.ts"],
+          include: ["{packages,apps,examples,bench}/**/src/**/*.test.ts", "bench/{lib,suites}/**/*.test.ts"],
           exclude: ["**/node_modules/**", "**/dist/**"],
         },
       },

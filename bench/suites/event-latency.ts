@@ -1,22 +1,27 @@
 import { connect } from "nats";
+import postgres from "postgres";
+import { drizzle } from "drizzle-orm/postgres-js";
+import { DEFAULT_PG_POOL } from "@crumbs/api";
 import { STREAM_NAME, SUBJECT_PREFIX } from "@crumbs/schemas";
 import type { Figure, Suite } from "../types.ts";
 import { percentile, round } from "../stats.ts";
 import { lowerIsBetter } from "../lib/figures.ts";
 import { openLoop } from "../lib/load.ts";
 import { samplePgActivity } from "../lib/pg-sampler.ts";
-import { pageContextPatchBody } from "../lib/page-context.ts";
+import { pageContext, pageContextPatchBody } from "../lib/page-context.ts";
 import { quantileBound, readHistogram, type HistogramReading } from "../lib/prom-histogram.ts";
 import { HttpClient } from "../lib/http.ts";
 import { createPageContexts } from "../lib/seed-rows.ts";
 import { startStack } from "../lib/stack.ts";
 import { clockMs, startStreamListener, type StreamListener } from "../lib/stream-listener.ts";
+import { patchStatement } from "./write-path-sql.ts";
 
 const RATE = 1_000;
 const HALF_RATE = 500;
 const ROWS = 192;
 const OWNERS = 16;
 const DELAY_SERIES = "crumbs_outbox_publish_delay_seconds";
+const ownerOf = (o: number) => `latency${o}`;
 
 /** The API histogram's p99 bucket for a phase, when it observed anything: from the start of the write's statement. */
 function apiDelayFigure(rate: string, p99: number | undefined): Figure[] {
@@ -78,14 +83,14 @@ export const eventLatency: Suite = {
       // 16 owners, each with a key of its own and ROWS / 16 rows, written in turn.
       for (let o = 0; o < OWNERS; o++) {
         const key = await stack.http.json<{ token: string }>("POST", "/v1/keys", 201, {
-          body: { owner: `latency${o}`, scopes: ["read", "write"] },
+          body: { owner: ownerOf(o), scopes: ["read", "write"] },
         });
         clients.push(new HttpClient(stack.api.url, key.token, 4));
       }
       const perOwner = await Promise.all(
         clients.map((http, o) => createPageContexts(http, ROWS / OWNERS, 2, (k) => o + OWNERS * k)),
       );
-      const rows = perOwner.flatMap((owned, o) => owned.map((r) => ({ ...r, http: clients[o]! })));
+      const rows = perOwner.flatMap((owned, o) => owned.map((r) => ({ ...r, owner: ownerOf(o), http: clients[o]! })));
       const free = [...rows];
       const listener = await startStreamListener({ natsUrl: stack.nats.url, stream: STREAM_NAME, filter: `${SUBJECT_PREFIX}.*.updated.>`, key: "msg-id" });
       listeners.push(listener);
@@ -170,27 +175,66 @@ export const eventLatency: Suite = {
       const seenRaw = rawListener.seen;
       const { headers } = await import("nats");
       // The same two rates as the API's, so each API figure has its floor from this machine, this run.
-      const direct = async (rate: number, n: number, from: number) => {
+      // `commit`, when given, runs first and the clock starts when it returns (as the API's side starts
+      // at the HTTP response); a commit that fails publishes nothing and fails the suite.
+      const direct = async (rate: number, n: number, from: number, commit?: () => Promise<void>) => {
         pubAt.clear();
-        await openLoop({
+        let firstError: unknown;
+        const run = await openLoop({
           ratePerSecond: rate,
           count: n,
           maxInFlight: ROWS,
           op: async (j) => {
-            const i = from + j;
-            const h = headers();
-            h.set("k", String(i));
-            pubAt.set(String(i), clockMs());
-            await js.publish(`bench.default.updated.x`, enc.encode(payload.replace('"seq":1', `"seq":${i}`)), { headers: h, msgID: `m${i}` });
+            try {
+              await commit?.();
+              const i = from + j;
+              const h = headers();
+              h.set("k", String(i));
+              pubAt.set(String(i), clockMs());
+              await js.publish(`bench.default.updated.x`, enc.encode(payload.replace('"seq":1', `"seq":${i}`)), { headers: h, msgID: `m${i}` });
+            } catch (err) {
+              firstError ??= err;
+              throw err;
+            }
           },
         });
+        if (run.errors > 0) throw new Error(`${run.errors} of ${n} failed, the first: ${String(firstError)}`);
         await waitUntil(() => [...pubAt.keys()].every((k) => seenRaw.has(k)), 30_000);
-        return latencies(pubAt, rawListener);
+        return { ...latencies(pubAt, rawListener), skipped: run.skipped };
       };
       log(`baseline: ${count} direct JetStream publishes at ${RATE}/s`);
       const b = await direct(RATE, count, 0);
       log(`baseline: ${count / 2} direct JetStream publishes at ${slowRate}/s`);
       const bSlow = await direct(slowRate, count / 2, count);
+
+      // The floor under the 500/s goal: each event's least work on any design, with no API in between.
+      // This process commits a PATCH's statement (the API's own, from write-path-sql.ts, on a pool as
+      // wide as the API's) and then publishes the event itself, on the same schedule over the same rows.
+      // The API is stopped first, so no relay publishes these rows and no HTTP is parsed.
+      log(`floor: ${count / 2} commits of the write statement, each then published, at ${slowRate}/s`);
+      await stack.api.close();
+      const statement = patchStatement(pageContext(7, 2));
+      const pool = postgres(stack.db.url, { max: DEFAULT_PG_POOL, onnotice: () => {} });
+      drizzle(pool); // gives it the API client's serializers (JSON parameters go as the text they are)
+      const commit = async () => {
+        const row = free.pop();
+        if (!row) throw new Error("no free row");
+        try {
+          const params = statement.forRow({ id: row.id, version: row.version, owner: row.owner, at: new Date().toISOString() });
+          const written = await pool.unsafe(statement.sql, params as postgres.ParameterOrJSON<never>[], { prepare: true });
+          if (written.length !== 1) throw new Error(`the write of ${row.id} at version ${row.version} matched no row`);
+          row.version++;
+        } finally {
+          free.push(row);
+        }
+      };
+      let floor: Awaited<ReturnType<typeof direct>>;
+      try {
+        await direct(slowRate, 500, 2 * count, commit); // warm-up, as the API's side had: connections, statements, JIT
+        floor = await direct(slowRate, count / 2, 3 * count, commit);
+      } finally {
+        await pool.end();
+      }
 
       return {
         suite: "event-latency",
@@ -240,6 +284,13 @@ export const eventLatency: Suite = {
             unit: "ms",
             baseline: { name: "JetStream stored->subscriber", value: round(percentile(bSlow.delivered, 99), 3), unit: "ms" },
           }),
+          // The least the p99 above could be here: a commit, then a publish, nothing in between.
+          lowerIsBetter({
+            metric: `floor: commit->event p99 at ${slowRate}/s (this process commits, then publishes)`,
+            value: round(percentile(floor.out, 99)),
+            unit: "ms",
+            baseline: { name: "JetStream publish->receive", value: round(percentile(bSlow.out, 99), 3), unit: "ms" },
+          }),
           ...apiDelayFigure("1,000/s offered", a.apiP99),
           ...apiDelayFigure(`${slowRate}/s`, slow.apiP99),
           {
@@ -251,7 +302,7 @@ export const eventLatency: Suite = {
             met: achieved >= 0.95 * RATE,
           },
         ],
-        params: { offered_per_s: RATE, count, rows: ROWS, owners: OWNERS, written: a.written, failed, failed_by_status: failedBy, skipped: a.skipped, early: a.early, missing: a.missing, slow: { rate: slowRate, achieved: slow.achieved, early: slow.early, missing: slow.missing, activity: slowActivity }, baseline_missing: b.missing + bSlow.missing },
+        params: { offered_per_s: RATE, count, rows: ROWS, owners: OWNERS, written: a.written, failed, failed_by_status: failedBy, skipped: a.skipped, early: a.early, missing: a.missing, slow: { rate: slowRate, achieved: slow.achieved, early: slow.early, missing: slow.missing, activity: slowActivity }, baseline_missing: b.missing + bSlow.missing, floor: { published: floor.out.length, skipped: floor.skipped, missing: floor.missing, p50: percentile(floor.out, 50), to_stored_p99: percentile(floor.toStored, 99), delivered_p99: percentile(floor.delivered, 99) } },
       };
     } finally {
       for (const l of listeners) await l.stop();

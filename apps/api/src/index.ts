@@ -1,6 +1,7 @@
 export { loadApiConfig, API_ENV_VARS, type ApiConfig } from "./config.ts";
 export { ConfigError, CrumbsError } from "./errors.ts";
 export { openDatabase, type OpenDatabaseOptions } from "./db/open.ts";
+export { DEFAULT_PG_POOL } from "./db/postgres/pool-size.ts";
 export type { Database } from "./db/database.ts";
 export { migrate, migrationsFolder } from "./db/migrate.ts";
 export { createApp, type AppDeps, type CrumbsApp } from "./http/app.ts";
