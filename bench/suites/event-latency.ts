@@ -6,6 +6,7 @@ import { STREAM_NAME, SUBJECT_PREFIX } from "@crumbs/schemas";
 import type { Figure, Suite } from "../types.ts";
 import { percentile, round } from "../stats.ts";
 import { lowerIsBetter } from "../lib/figures.ts";
+import { machineCpuMs } from "../lib/cpu-account.ts";
 import { openLoop } from "../lib/load.ts";
 import { samplePgActivity } from "../lib/pg-sampler.ts";
 import { pageContext, pageContextPatchBody } from "../lib/page-context.ts";
@@ -61,6 +62,11 @@ function latencies(sent: Map<string, number>, listener: StreamListener) {
     }
   }
   return { out, toStored, delivered, early, missing };
+}
+
+/** The whole machine's CPU over a phase (every process: the API, Postgres, nats-server, this one): per event, and its busy share. */
+function machineUse(m0: { busy: number; total: number }, m1: { busy: number; total: number }, events: number) {
+  return { msPerEvent: (m1.busy - m0.busy) / Math.max(1, events), busy: (m1.busy - m0.busy) / Math.max(1, m1.total - m0.total) };
 }
 
 async function waitUntil(cond: () => boolean, ms: number) {
@@ -135,7 +141,9 @@ export const eventLatency: Suite = {
       const measure = async (rate: number, n: number) => {
         sent.clear();
         const before = await relayDelays();
+        const m0 = machineCpuMs();
         const r = await openLoop({ ratePerSecond: rate, count: n, maxInFlight: ROWS, op: write });
+        const machine = machineUse(m0, machineCpuMs(), sent.size);
         await waitUntil(() => [...sent.keys()].every((k) => listener.seen.has(k)), 30_000);
         // The relay posts a batch's delays after its commit, a moment after the events reached the stream.
         let after = await relayDelays();
@@ -144,7 +152,7 @@ export const eventLatency: Suite = {
           after = await relayDelays();
         }
         const apiP99 = before && after ? quantileBound(before, after, 0.99) : undefined;
-        return { ...latencies(sent, listener), achieved: sent.size / r.seconds, written: sent.size, skipped: r.skipped, apiP99 };
+        return { ...latencies(sent, listener), achieved: sent.size / r.seconds, written: sent.size, skipped: r.skipped, apiP99, machine };
       };
       await measure(RATE, 500); // warm-up
       log(`API: ${count} PATCHes offered at ${RATE}/s`);
@@ -180,6 +188,7 @@ export const eventLatency: Suite = {
       const direct = async (rate: number, n: number, from: number, commit?: () => Promise<void>) => {
         pubAt.clear();
         let firstError: unknown;
+        const m0 = machineCpuMs();
         const run = await openLoop({
           ratePerSecond: rate,
           count: n,
@@ -198,9 +207,10 @@ export const eventLatency: Suite = {
             }
           },
         });
+        const machine = machineUse(m0, machineCpuMs(), pubAt.size);
         if (run.errors > 0) throw new Error(`${run.errors} of ${n} failed, the first: ${String(firstError)}`);
         await waitUntil(() => [...pubAt.keys()].every((k) => seenRaw.has(k)), 30_000);
-        return { ...latencies(pubAt, rawListener), skipped: run.skipped };
+        return { ...latencies(pubAt, rawListener), skipped: run.skipped, machine };
       };
       log(`baseline: ${count} direct JetStream publishes at ${RATE}/s`);
       const b = await direct(RATE, count, 0);
@@ -291,6 +301,19 @@ export const eventLatency: Suite = {
             unit: "ms",
             baseline: { name: "JetStream publish->receive", value: round(percentile(bSlow.out, 99), 3), unit: "ms" },
           }),
+          // Why the two differ: the CPU each event costs the machine at that rate, and how busy that leaves it.
+          lowerIsBetter({
+            metric: `machine CPU per event at ${slowRate}/s, all processes`,
+            value: round(slow.machine.msPerEvent),
+            unit: "ms",
+            baseline: { name: "floor", value: round(floor.machine.msPerEvent, 3), unit: "ms" },
+          }),
+          {
+            metric: `machine busy at ${slowRate}/s`,
+            value: round(100 * slow.machine.busy, 1),
+            unit: "%",
+            baseline: { name: "floor", value: round(100 * floor.machine.busy, 1), unit: "%" },
+          },
           ...apiDelayFigure("1,000/s offered", a.apiP99),
           ...apiDelayFigure(`${slowRate}/s`, slow.apiP99),
           {
