@@ -5,11 +5,11 @@ import { REFERENCE_PAGE_CONTEXT } from "@crumbs/schemas";
 import { startStack, type TestStack } from "./stack.ts";
 
 const sc = StringCodec();
-const page = structuredClone(REFERENCE_PAGE_CONTEXT) as Record<string, any>;
+const page = structuredClone(REFERENCE_PAGE_CONTEXT);
 
 describe("the living page-context breadcrumb", () => {
   let s: TestStack;
-  const received: { subject: string; data: any; msgId: string | undefined }[] = [];
+  const received: { subject: string; data: unknown; msgId: string | undefined }[] = [];
 
   beforeAll(async () => {
     s = await startStack();
@@ -70,7 +70,7 @@ describe("the living page-context breadcrumb", () => {
     expect(JSON.stringify(view)).not.toContain(String(page.session.extensionId));
 
     const history = await (await s.call(`/v1/breadcrumbs/${b1.id}/history`)).json();
-    expect(history.items.map((i: any) => [i.version, i.event])).toEqual([
+    expect(history.items.map((i: { version: number; event: string }) => [i.version, i.event])).toEqual([
       [1, "created"],
       [2, "updated"],
     ]);
@@ -105,6 +105,6 @@ describe("the living page-context breadcrumb", () => {
     const body = await again.json();
     expect(body).toMatchObject({ error: "key_conflict", details: { version: 2 } });
     const byKey = await (await s.call("/v1/breadcrumbs?key=browser.page.context:abc")).json();
-    expect(byKey.items.map((b: any) => b.id)).toEqual([body.details.id]);
+    expect(byKey.items.map((b: { id: string }) => b.id)).toEqual([body.details.id]);
   });
 });

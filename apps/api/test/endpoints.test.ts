@@ -63,7 +63,7 @@ describe("HTTP API endpoints", () => {
     expect(seen.map((b) => b.title)).toEqual(["n6", "n5", "n4", "n3", "n2", "n1", "n0"]);
 
     const both = await (await s.call("/v1/breadcrumbs?tag=list&tag=odd")).json();
-    expect(both.items.map((b: any) => b.title)).toEqual(["n5", "n3", "n1"]);
+    expect(both.items.map((b: { title: string }) => b.title)).toEqual(["n5", "n3", "n1"]);
     const any = await (await s.call("/v1/breadcrumbs?any_tag=odd&any_tag=nope")).json();
     expect(any.items).toHaveLength(3);
 
@@ -71,9 +71,9 @@ describe("HTTP API endpoints", () => {
       JSON.stringify({ schema_name: "test.note.v1", context_match: [{ path: "$.i", op: "gte", value: 4 }] }),
     );
     const sel = await (await s.call(`/v1/breadcrumbs?selector=${selector}&limit=2`)).json();
-    expect(sel.items.map((b: any) => b.title)).toEqual(["n6", "n5"]);
+    expect(sel.items.map((b: { title: string }) => b.title)).toEqual(["n6", "n5"]);
     const sel2 = await (await s.call(`/v1/breadcrumbs?selector=${selector}&limit=2&cursor=${sel.next_cursor}`)).json();
-    expect(sel2.items.map((b: any) => b.title)).toEqual(["n4"]);
+    expect(sel2.items.map((b: { title: string }) => b.title)).toEqual(["n4"]);
     expect(sel2.next_cursor).toBeNull();
   });
 
@@ -122,9 +122,9 @@ describe("HTTP API endpoints", () => {
     expect((await s.call(`/v1/breadcrumbs/${b.id}`, { method: "DELETE" })).status).toBe(404);
 
     const history = await (await s.call(`/v1/breadcrumbs/${b.id}/history`)).json();
-    expect(history.items.map((i: any) => i.event)).toEqual(["created", "deleted"]);
+    expect(history.items.map((i: { event: string }) => i.event)).toEqual(["created", "deleted"]);
     const events = await (await s.call(`/v1/events?after=${history.items[0].seq - 1}&limit=2`)).json();
-    expect(events.items.map((e: any) => e.type)).toEqual(["breadcrumb.created", "breadcrumb.deleted"]);
+    expect(events.items.map((e: { type: string }) => e.type)).toEqual(["breadcrumb.created", "breadcrumb.deleted"]);
     expect(events.items[1].breadcrumb.title).toBe("to delete");
   });
 
@@ -134,7 +134,7 @@ describe("HTTP API endpoints", () => {
     expect(theirs.owner).toBe("team2");
     expect(theirs.created_by).toBe("key:ci");
     const seenByTeam2 = await (await s.call("/v1/breadcrumbs?tag=own", { token: otherToken })).json();
-    expect(seenByTeam2.items.map((b: any) => b.id)).toEqual([theirs.id]);
+    expect(seenByTeam2.items.map((b: { id: string }) => b.id)).toEqual([theirs.id]);
     expect((await s.call(`/v1/breadcrumbs/${mine.id}`, { token: otherToken })).status).toBe(404);
     const patch = await s.call(`/v1/breadcrumbs/${mine.id}`, {
       method: "PATCH",
@@ -147,7 +147,7 @@ describe("HTTP API endpoints", () => {
     const events = await (await s.call("/v1/events", { token: otherToken })).json();
     // team2 wrote one breadcrumb, so its event list is not empty: "every" below cannot pass vacuously.
     expect(events.items.map((e: { breadcrumb: { id: string } }) => e.breadcrumb.id)).toContain(theirs.id);
-    expect(events.items.every((e: any) => e.owner === "team2")).toBe(true);
+    expect(events.items.every((e: { owner: string }) => e.owner === "team2")).toBe(true);
 
     for (const token of [null, "wrong-token"]) {
       const res = await s.call("/v1/breadcrumbs", { token });
