@@ -1,4 +1,5 @@
 import { breadcrumbContentCheck } from "@crumbs/api";
+import { SUBJECT_PREFIX } from "@crumbs/schemas";
 import { patchBreadcrumb, type StoreDeps } from "@crumbs/api/store";
 
 class Captured extends Error {}
@@ -8,6 +9,8 @@ const VERSION = 987_654_321;
 const AT = "2026-01-01T00:00:00.000Z";
 /** Stands for the row's owner: each pgbench client writes its own owner's rows, like the API's clients. */
 const OWNER = "benchownersentinel";
+/** The start of the subject parameter the API binds for OWNER (`crumbs.<owner>.`). */
+const SUBJECT_OF_OWNER = `${SUBJECT_PREFIX}.${OWNER}.`;
 
 /** A write statement as the API sends it, with its parameters. */
 interface CapturedStatement {
@@ -59,7 +62,7 @@ function slotOf(value: unknown): Slot | undefined {
   if (value === VERSION) return "bver";
   if (value === AT) return "bat";
   if (value === OWNER) return "bowner";
-  if (typeof value === "string" && value.startsWith(`crumbs.${OWNER}.`)) return "bsubject";
+  if (typeof value === "string" && value.startsWith(SUBJECT_OF_OWNER)) return "bsubject";
   return undefined;
 }
 
@@ -69,14 +72,16 @@ function slotOf(value: unknown): Slot | undefined {
  */
 export function patchStatement(context: Record<string, unknown>): { sql: string; forRow(t: WriteTarget): unknown[] } {
   const q = captureStatement(context);
-  const subjectTail = (v: unknown) => String(v).slice(`crumbs.${OWNER}.`.length);
+  // Which parameters are per write is worked out once; forRow runs for every write of the floor.
+  const slots = q.params.map(slotOf);
   return {
     sql: q.sql,
     forRow: (t) =>
-      q.params.map((value) => {
-        const slot = slotOf(value);
+      q.params.map((value, i) => {
+        const slot = slots[i];
         if (slot === undefined) return value;
-        return { bid: t.id, bver: t.version, bat: t.at, bowner: t.owner, bsubject: `crumbs.${t.owner}.${subjectTail(value)}` }[slot];
+        const subject = `${SUBJECT_PREFIX}.${t.owner}.${String(value).slice(SUBJECT_OF_OWNER.length)}`;
+        return { bid: t.id, bver: t.version, bat: t.at, bowner: t.owner, bsubject: subject }[slot];
       }),
   };
 }

@@ -1,4 +1,5 @@
 import postgres from "postgres";
+import { SUBJECT_PREFIX } from "@crumbs/schemas";
 import type { Suite } from "../types.ts";
 import { median, round } from "../stats.ts";
 import { higherIsBetter, lowerIsBetter } from "../lib/figures.ts";
@@ -28,7 +29,7 @@ function pgbenchScript(statement: string): string {
 \if :n >= ${ROWS}
 \set n :n - 16
 \endif
-SELECT r.id AS bid, b.version AS bver, b.owner AS bowner, 'crumbs.' || b.owner || '.updated.' AS bsubject, to_jsonb(clock_timestamp()) #>> '{}' AS bat FROM bench_rows r JOIN breadcrumbs b ON b.id = r.id WHERE r.n = :n \gset
+SELECT r.id AS bid, b.version AS bver, b.owner AS bowner, '${SUBJECT_PREFIX}.' || b.owner || '.updated.' AS bsubject, to_jsonb(clock_timestamp()) #>> '{}' AS bat FROM bench_rows r JOIN breadcrumbs b ON b.id = r.id WHERE r.n = :n \gset
 ${statement}
 `;
 }
