@@ -6,7 +6,7 @@ import { STREAM_NAME, SUBJECT_PREFIX } from "@crumbs/schemas";
 import type { Figure, Suite } from "../types.ts";
 import { percentile, round } from "../stats.ts";
 import { lowerIsBetter } from "../lib/figures.ts";
-import { machineCpuMs } from "../lib/cpu-account.ts";
+import { localPostmaster, machineCpuMs, mainThreadCpuMs, postgresCpuMs, processCpuMs, selfAndReapedCpuMs } from "../lib/cpu-account.ts";
 import { openLoop } from "../lib/load.ts";
 import { samplePgActivity } from "../lib/pg-sampler.ts";
 import { pageContext, pageContextPatchBody } from "../lib/page-context.ts";
@@ -69,6 +69,70 @@ function machineUse(m0: { busy: number; total: number }, m1: { busy: number; tot
   return { msPerEvent: (m1.busy - m0.busy) / Math.max(1, events), busy: (m1.busy - m0.busy) / Math.max(1, m1.total - m0.total) };
 }
 
+/**
+ * CPU time so far of the parts an event passes through, in ms: the API process and its HTTP thread
+ * (both 0 once it is stopped, as in the floor's phase), the relay's own Postgres backend (0 when
+ * there is none), all of Postgres (undefined when it runs elsewhere) and this process (the load
+ * generator, the listener's thread and, in the floor's phase, the commits and publishes).
+ */
+interface Parts {
+  api: number;
+  apiMain: number;
+  relayBackend: number;
+  postgres?: number;
+  bench: number;
+}
+function readParts(apiPid: number | undefined, relayPid: number | undefined, postmaster: number | undefined): Parts {
+  return {
+    api: apiPid === undefined ? 0 : processCpuMs(apiPid),
+    apiMain: apiPid === undefined ? 0 : mainThreadCpuMs(apiPid),
+    relayBackend: relayPid === undefined ? 0 : processCpuMs(relayPid),
+    ...(postmaster !== undefined ? { postgres: postgresCpuMs(postmaster) } : {}),
+    bench: selfAndReapedCpuMs(),
+  };
+}
+/** Per event over a phase; the relay's backend only when it was the same process at both ends. */
+function partsPerEvent(p0: Parts, p1: Parts, events: number, relaySame: boolean) {
+  const per = (a: number, b: number) => (b - a) / Math.max(1, events);
+  return {
+    api: per(p0.api, p1.api),
+    apiMain: per(p0.apiMain, p1.apiMain),
+    ...(relaySame && p1.relayBackend > 0 ? { relayBackend: per(p0.relayBackend, p1.relayBackend) } : {}),
+    ...(p0.postgres !== undefined && p1.postgres !== undefined ? { postgres: per(p0.postgres, p1.postgres) } : {}),
+    bench: per(p0.bench, p1.bench),
+  };
+}
+
+type PartsPerEvent = ReturnType<typeof partsPerEvent>;
+
+/** The API's path split by process at one rate, with the floor's share of the same kind where it has one. */
+function partFigures(rate: number, api: PartsPerEvent, floor: PartsPerEvent): Figure[] {
+  const ms = (v: number) => round(v, 3);
+  return [
+    lowerIsBetter({ metric: `API process CPU per event at ${rate}/s`, value: ms(api.api), unit: "ms" }),
+    lowerIsBetter({ metric: `API HTTP thread CPU per event at ${rate}/s (part of the process)`, value: ms(api.apiMain), unit: "ms" }),
+    ...(api.relayBackend !== undefined
+      ? [lowerIsBetter({ metric: `relay's Postgres backend CPU per event at ${rate}/s`, value: ms(api.relayBackend), unit: "ms" })]
+      : []),
+    ...(api.postgres !== undefined && floor.postgres !== undefined
+      ? [
+          lowerIsBetter({
+            metric: `Postgres CPU per event at ${rate}/s, all backends`,
+            value: ms(api.postgres),
+            unit: "ms",
+            baseline: { name: "floor", value: ms(floor.postgres), unit: "ms" },
+          }),
+        ]
+      : []),
+    lowerIsBetter({
+      metric: `bench process CPU per event at ${rate}/s (load, listener; the floor's commits and publishes)`,
+      value: ms(api.bench),
+      unit: "ms",
+      baseline: { name: "floor", value: ms(floor.bench), unit: "ms" },
+    }),
+  ];
+}
+
 async function waitUntil(cond: () => boolean, ms: number) {
   const deadline = Date.now() + ms;
   while (!cond() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
@@ -83,6 +147,7 @@ export const eventLatency: Suite = {
     // the limiter would answer 429 and the figures would measure it, not the write->event path.
     const stack = await startStack({ relayPollMs: 1_000, env: { CRUMBS_RATE_LIMIT: "off" } });
     const nc = await connect({ servers: stack.nats.url });
+    const admin = postgres(stack.db.url, { max: 1, onnotice: () => {} });
     const clients: HttpClient[] = [];
     const listeners: StreamListener[] = [];
     try {
@@ -138,12 +203,19 @@ export const eventLatency: Suite = {
       const relayDelays = async () => readHistogram(await (await fetch(`${stack.api.url}/metrics`)).text(), DELAY_SERIES);
       const observed = (before: HistogramReading | undefined, after: HistogramReading | undefined) =>
         (after?.buckets.at(-1)?.count ?? 0) - (before?.buckets.at(-1)?.count ?? 0);
+      const postmaster = await localPostmaster(admin);
+      const relayBackend = async () =>
+        (await admin<{ pid: number }[]>`
+          select pid from pg_stat_activity where datname = current_database() and application_name = 'crumbs-relay'`)[0]?.pid;
       const measure = async (rate: number, n: number) => {
         sent.clear();
         const before = await relayDelays();
+        const relayPid = await relayBackend();
+        const p0 = readParts(stack.api.pid, relayPid, postmaster);
         const m0 = machineCpuMs();
         const r = await openLoop({ ratePerSecond: rate, count: n, maxInFlight: ROWS, op: write });
         const machine = machineUse(m0, machineCpuMs(), sent.size);
+        const parts = partsPerEvent(p0, readParts(stack.api.pid, relayPid, postmaster), sent.size, relayPid !== undefined && relayPid === (await relayBackend()));
         await waitUntil(() => [...sent.keys()].every((k) => listener.seen.has(k)), 30_000);
         // The relay posts a batch's delays after its commit, a moment after the events reached the stream.
         let after = await relayDelays();
@@ -152,7 +224,7 @@ export const eventLatency: Suite = {
           after = await relayDelays();
         }
         const apiP99 = before && after ? quantileBound(before, after, 0.99) : undefined;
-        return { ...latencies(sent, listener), achieved: sent.size / r.seconds, written: sent.size, skipped: r.skipped, apiP99, machine };
+        return { ...latencies(sent, listener), achieved: sent.size / r.seconds, written: sent.size, skipped: r.skipped, apiP99, machine, parts };
       };
       await measure(RATE, 500); // warm-up
       log(`API: ${count} PATCHes offered at ${RATE}/s`);
@@ -188,6 +260,7 @@ export const eventLatency: Suite = {
       const direct = async (rate: number, n: number, from: number, commit?: () => Promise<void>) => {
         pubAt.clear();
         let firstError: unknown;
+        const p0 = readParts(undefined, undefined, postmaster);
         const m0 = machineCpuMs();
         const run = await openLoop({
           ratePerSecond: rate,
@@ -208,9 +281,10 @@ export const eventLatency: Suite = {
           },
         });
         const machine = machineUse(m0, machineCpuMs(), pubAt.size);
+        const parts = partsPerEvent(p0, readParts(undefined, undefined, postmaster), pubAt.size, false);
         if (run.errors > 0) throw new Error(`${run.errors} of ${n} failed, the first: ${String(firstError)}`);
         await waitUntil(() => [...pubAt.keys()].every((k) => seenRaw.has(k)), 30_000);
-        return { ...latencies(pubAt, rawListener), skipped: run.skipped, machine };
+        return { ...latencies(pubAt, rawListener), skipped: run.skipped, machine, parts };
       };
       log(`baseline: ${count} direct JetStream publishes at ${RATE}/s`);
       const b = await direct(RATE, count, 0);
@@ -314,6 +388,8 @@ export const eventLatency: Suite = {
             unit: "%",
             baseline: { name: "floor", value: round(100 * floor.machine.busy, 1), unit: "%" },
           },
+          // Where the API's path spends the difference, per event at the same rate, beside the floor's.
+          ...partFigures(slowRate, slow.parts, floor.parts),
           ...apiDelayFigure("1,000/s offered", a.apiP99),
           ...apiDelayFigure(`${slowRate}/s`, slow.apiP99),
           {
@@ -330,6 +406,7 @@ export const eventLatency: Suite = {
     } finally {
       for (const l of listeners) await l.stop();
       for (const c of clients) c.close();
+      await admin.end();
       await nc.close();
       await stack.close();
     }
