@@ -93,6 +93,7 @@ export async function assembleApi(opts: AssembleOptions): Promise<ApiStack> {
       notifier,
       metrics,
       onCommit: () => relay.kick(),
+      onCommitted: (event) => relay.offer(event),
       backlog: () => relay.backlog(),
       sseMaxPerToken: config.sseMaxPerToken,
       authFailRateLimit: config.authFailRateLimit,

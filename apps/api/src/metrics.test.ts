@@ -7,7 +7,7 @@ describe("Metrics", () => {
     const m = new Metrics();
     m.observeRequest("GET", "/v1/breadcrumbs/:id", 200, 0.003);
     m.observeRequest("GET", "/v1/breadcrumbs/:id", 200, 0.2);
-    m.addPublished([2, 40, 3_000]);
+    m.addPublished([2, 40, 3_000], 2);
     m.addParked(2);
     const text = await m.render({ outboxBacklog: 7, outboxParked: 1 });
     expect(text).toContain('crumbs_http_requests_total{method="GET",route="/v1/breadcrumbs/:id",status="200"} 2');
@@ -15,6 +15,7 @@ describe("Metrics", () => {
     expect(text).toContain('le="0.25",method="GET",route="/v1/breadcrumbs/:id",status="200"} 2');
     expect(text).toContain('le="+Inf",method="GET",route="/v1/breadcrumbs/:id",status="200"} 2');
     expect(text).toContain("crumbs_outbox_published_total 3");
+    expect(text).toContain("crumbs_outbox_published_from_memory_total 2");
     // Delays come in ms and are kept in seconds: 2 ms, 40 ms, 3 s.
     expect(text).toContain('crumbs_outbox_publish_delay_seconds_bucket{le="0.0025"} 1');
     expect(text).toContain('crumbs_outbox_publish_delay_seconds_bucket{le="0.05"} 2');

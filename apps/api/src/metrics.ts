@@ -29,6 +29,11 @@ export class Metrics {
     help: "Events the relay published to JetStream.",
     registers: [this.registry],
   });
+  private readonly publishedFromMemory = new Counter({
+    name: "crumbs_outbox_published_from_memory_total",
+    help: "Of the events published, those handed to the relay by their write, published without reading the outbox.",
+    registers: [this.registry],
+  });
   private readonly publishDelay = new Histogram({
     name: "crumbs_outbox_publish_delay_seconds",
     help: "From a write's statement to JetStream's ack of its event.",
@@ -60,9 +65,10 @@ export class Metrics {
     this.latency.observe(labels, seconds);
   }
 
-  /** Events the relay published, each with its delay in ms from its write to JetStream's ack. */
-  addPublished(delaysMs: readonly number[]): void {
+  /** Events the relay published, each with its delay in ms from its write to JetStream's ack; `fromMemory` of them without a read. */
+  addPublished(delaysMs: readonly number[], fromMemory = 0): void {
     this.published.inc(delaysMs.length);
+    this.publishedFromMemory.inc(fromMemory);
     for (const ms of delaysMs) this.publishDelay.observe(ms / 1000);
   }
 

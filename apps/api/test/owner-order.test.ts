@@ -2,7 +2,6 @@ import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../src/db/database.ts";
-import { OWNER_LOCK_SPACE } from "../src/store/owner-order.ts";
 import { startStack, type TestStack } from "./stack.ts";
 
 // seq without a global lock (store/owner-order.ts): writes of one owner commit in seq order,
@@ -25,13 +24,15 @@ const post = (owner: string, title: string) =>
 
 describe("seq without a global lock", () => {
   it("an owner whose commit is held up does not hold up another owner's write", async () => {
+    expect((await post("alice", "first")).status).toBe(201); // alice has a head row now
     const blocker = postgres(s.pg.url, { max: 1, onnotice: () => {} });
     try {
       let release!: () => void;
       const held = new Promise<void>((r) => (release = r));
       const locked = new Promise<void>((ready) => {
         void blocker.begin(async (tx) => {
-          await tx`select pg_advisory_xact_lock(${OWNER_LOCK_SPACE}::int, hashtext('alice'))`;
+          // What a write of alice's holds until it commits: her head row (store/owner-order.ts).
+          await tx`select 1 from owner_heads where owner = 'alice' for update`;
           ready();
           await held;
         });

@@ -11,6 +11,7 @@ import { createBreadcrumb } from "../src/store/create.ts";
 import { patchBreadcrumb } from "../src/store/patch.ts";
 import { deleteBreadcrumb } from "../src/store/delete.ts";
 import { getBreadcrumb } from "../src/store/read.ts";
+import type { CommittedEvent } from "../src/outbox/batch.ts";
 import type { StoreDeps } from "../src/store/store-deps.ts";
 import type { WriteResult } from "../src/store/write.ts";
 import { JsonText } from "../src/store/write-statement.ts";
@@ -26,11 +27,20 @@ describe("one-statement writes", () => {
   let database: Database;
   let deps: StoreDeps;
   const commits: string[] = [];
+  const handed: CommittedEvent[] = [];
   beforeAll(async () => {
     pg = await createTestDatabase("crumbs_write");
     database = await openDatabase({ databaseUrl: pg.url });
     await migrate(database);
-    deps = { database, now: () => new Date(), newId: randomUUID, afterCommit: (o) => commits.push(o) };
+    deps = {
+      database,
+      now: () => new Date(),
+      newId: randomUUID,
+      afterCommit: (o, e) => {
+        commits.push(o);
+        if (e) handed.push(e);
+      },
+    };
   });
   afterAll(async () => {
     await database?.close();
@@ -51,6 +61,7 @@ describe("one-statement writes", () => {
     createBreadcrumb(deps, { owner, actor: "admin", body: body as never, idempotency });
 
   it("writes the same breadcrumb JSON to the response, history and outbox, with one seq for all three", async () => {
+    handed.length = 0;
     const created = await create({
       schema_name: "test.thing.v1",
       title: "t",
@@ -88,6 +99,15 @@ describe("one-statement writes", () => {
 
     const o = await outboxOf(id);
     expect(o.map((r) => r.seq)).toEqual(h.map((r) => r.seq));
+    // The event each write hands to the relay is its outbox row as the relay would read it, and
+    // names the owner's previous seq (the first write of this database's owner has none).
+    const texts = await rows<{ seq: string; payload: string }>(
+      sql`select seq::text as seq, payload::text as payload from outbox where payload->>'id' = ${id} order by seq`,
+    );
+    expect(handed.map((e) => ({ seq: e.seq, subject: e.subject, msg_id: e.msg_id, payload: e.payload }))).toEqual(
+      o.map((r, i) => ({ seq: r.seq, subject: r.subject, msg_id: r.msg_id, payload: texts[i]!.payload })),
+    );
+    expect(handed.map((e) => e.prev_seq)).toEqual([null, h[0]!.seq, h[1]!.seq]);
     expect(o.map((r) => r.subject)).toEqual(
       (["created", "updated", "deleted"] as const).map((t) => subjectFor(owner, t, "test.thing.v1")),
     );

@@ -140,11 +140,23 @@ export const apiKeys = pgTable(
 
 /**
  * Where every history row's seq comes from. A plain sequence takes no lock; what makes seq order
- * equal commit order within an owner is the owner's commit lock the write takes before drawing
+ * equal commit order within an owner is the owner's head row the write locks before drawing
  * from it (store/owner-order.ts).
  */
 export const historySeq = pgSequence("history_seq");
 
-export const schema = { breadcrumbs, breadcrumbHistory, outbox, outboxParked, idempotencyKeys, apiKeys, historySeq };
+/**
+ * One row per owner that has written since this table exists: its latest seq and the one before.
+ * Every write updates it (store/owner-order.ts), which is the owner's commit lock, and returns
+ * `prev_seq`, which lets the relay publish an event it was handed in memory only when it has
+ * handled the owner's previous one (outbox/relay.ts).
+ */
+export const ownerHeads = pgTable("owner_heads", {
+  owner: text("owner").primaryKey(),
+  last_seq: bigint("last_seq", { mode: "number" }).notNull(),
+  prev_seq: bigint("prev_seq", { mode: "number" }),
+});
+
+export const schema = { breadcrumbs, breadcrumbHistory, outbox, outboxParked, idempotencyKeys, apiKeys, historySeq, ownerHeads };
 export type BreadcrumbRow = typeof breadcrumbs.$inferSelect;
 export type HistoryRow = typeof breadcrumbHistory.$inferSelect;

@@ -6,6 +6,7 @@ import { PrincipalCache } from "../keys/index.ts";
 import { Metrics } from "../metrics.ts";
 import type { NatsLink } from "../nats/connect.ts";
 import { ChangeNotifier } from "../notifier.ts";
+import type { CommittedEvent } from "../outbox/batch.ts";
 import { countParked } from "../outbox/parked.ts";
 import { createSchemaDefHintsLookup, type StoreDeps } from "../store/index.ts";
 import { bearerToken, createAuthenticator, hashToken, type Authenticate } from "./auth.ts";
@@ -51,6 +52,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** After every committed write, e.g. the relay's kick. */
   onCommit?: (owner: string) => void;
+  /** The event of a write, handed to the relay in memory (Relay.offer); onCommit is then not called. */
+  onCommitted?: (event: CommittedEvent) => void;
   /** Outbox backlog for /metrics. */
   backlog?: () => Promise<number>;
   /** Open SSE streams per token (default 16). */
@@ -78,8 +81,10 @@ export function createApp(deps: AppDeps) {
     database: deps.database,
     now: deps.now ?? (() => new Date()),
     newId: deps.newId ?? randomUUID,
-    afterCommit(owner) {
-      deps.onCommit?.(owner);
+    afterCommit(owner, event) {
+      // A handed-over event wakes the relay itself; a second wake-up would only end its batch early.
+      if (event && deps.onCommitted) deps.onCommitted(event);
+      else deps.onCommit?.(owner);
       notifier.notify(owner);
     },
   };

@@ -67,6 +67,11 @@ export class PipelinedRun {
     if (from === undefined || seq < from) this.held.set(owner, seq);
   }
 
+  /** True when the owner's rows are held behind a parked one (they park too, in order). */
+  isHeld(owner: string): boolean {
+    return this.held.has(owner);
+  }
+
   /** Rows read so far (sent or parked). */
   size(): number {
     return this.read.length;

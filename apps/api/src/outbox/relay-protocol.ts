@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { CommittedEvent } from "./batch.ts";
 
 /** What the relay thread is started with (workerData): plain data, so it crosses the thread boundary. */
 export const relayWorkerDataSchema = z.object({
@@ -16,7 +17,9 @@ export const relayWorkerDataSchema = z.object({
 export type RelayWorkerData = z.infer<typeof relayWorkerDataSchema>;
 
 /**
- * The kick flag. IDLE: the relay sleeps, a commit sets COMMITTED and posts one kick.
+ * The kick flag, for commits that hand no event over (an expiry's transaction, a retry of parked
+ * rows); a write's own event goes as a message of its own, which wakes the relay too.
+ * IDLE: the relay sleeps, a commit sets COMMITTED and posts one kick.
  * BATCH: a batch is running and no commit came since it began. COMMITTED: a commit
  * came (a kick is on its way, or the running relay will see it), so commits post nothing.
  * The relay also sleeps while a batch waits for its acks (OutboxRelay.nextKick), so the first
@@ -39,14 +42,14 @@ export function kickLatch(flag: Int32Array) {
   };
 }
 
-/** Main thread -> relay thread. */
-export type ToRelayThread = { type: "kick" } | { type: "stop" };
+/** Main thread -> relay thread. An event handed over is a kick too. */
+export type ToRelayThread = { type: "kick" } | { type: "event"; event: CommittedEvent } | { type: "stop" };
 
 /** Relay thread -> main thread. */
 export type FromRelayThread =
   | { type: "ready" }
   | { type: "failed"; message: string }
-  | { type: "published"; delaysMs: readonly number[] }
+  | { type: "published"; delaysMs: readonly number[]; fromMemory: number }
   | { type: "parked"; n: number }
   | { type: "log"; msg: string }
   | { type: "stopped" };

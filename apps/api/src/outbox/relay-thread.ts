@@ -1,10 +1,13 @@
 import { Worker } from "node:worker_threads";
+import type { CommittedEvent } from "./batch.ts";
 import { commitNeedsKick, KICK, type FromRelayThread, type RelayWorkerData, type ToRelayThread } from "./relay-protocol.ts";
 
 /** What the API holds of its relay, in a thread or in process. */
 export interface Relay {
-  /** Cheap and coalescing: call after every commit. */
+  /** Cheap and coalescing: call after every commit that has no event to hand over (offer). */
   kick(): void;
+  /** The event a write just committed, for the relay to publish without reading it back; a kick too. */
+  offer(event: CommittedEvent): void;
   /** Rows committed but not yet published (the backlog gauge). */
   backlog(): Promise<number>;
   /** Finishes the batch in flight and closes the relay's connections. */
@@ -13,8 +16,8 @@ export interface Relay {
 
 export interface ThreadRelayOptions extends Omit<RelayWorkerData, "kickFlag"> {
   backlog(): Promise<number>;
-  /** Events published, each with its delay in ms from its write to JetStream's ack (OutboxRelay's). */
-  onPublished?(delaysMs: readonly number[]): void;
+  /** Events published, each with its delay in ms from its write to JetStream's ack, and how many came from memory (OutboxRelay's). */
+  onPublished?(delaysMs: readonly number[], fromMemory: number): void;
   onParked?(count: number): void;
   log?(msg: string): void;
   /** Wait before starting a thread again after it died (e.g. the postgres driver's uncaught TypeError). */
@@ -56,7 +59,7 @@ export class ThreadRelay implements Relay {
           ready = true;
           resolve();
         } else if (m.type === "failed") reject(new Error(`relay thread: ${m.message}`));
-        else if (m.type === "published") this.opts.onPublished?.(m.delaysMs);
+        else if (m.type === "published") this.opts.onPublished?.(m.delaysMs, m.fromMemory);
         else if (m.type === "parked") this.opts.onParked?.(m.n);
         else if (m.type === "log") this.opts.log?.(m.msg);
         else if (m.type === "stopped") stoppedCleanly = true;
@@ -91,6 +94,12 @@ export class ThreadRelay implements Relay {
     const worker = this.worker;
     if (!worker || this.stopping) return;
     if (commitNeedsKick(this.kickFlag)) worker.postMessage({ type: "kick" } satisfies ToRelayThread);
+  }
+
+  offer(event: CommittedEvent): void {
+    const worker = this.worker;
+    if (!worker || this.stopping) return;
+    worker.postMessage({ type: "event", event } satisfies ToRelayThread);
   }
 
   backlog(): Promise<number> {

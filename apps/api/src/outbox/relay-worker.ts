@@ -30,13 +30,15 @@ try {
     store,
     nats,
     pollMs: data.pollMs,
-    onPublished: (delaysMs) => post({ type: "published", delaysMs }),
+    onPublished: (delaysMs, fromMemory) => post({ type: "published", delaysMs, fromMemory }),
     onParked: (n) => post({ type: "parked", n }),
     log,
     commits,
   });
   port.on("message", (m: ToRelayThread) => {
-    if (m.type === "kick") relay.kick(); else if (m.type === "stop") {
+    if (m.type === "kick") relay.kick();
+    else if (m.type === "event") relay.offer(m.event);
+    else if (m.type === "stop") {
       void (async () => {
         await relay.stop();
         await nats.close().catch((err: unknown) => log(`relay thread: nats close failed: ${String(err)}`));

@@ -1,6 +1,8 @@
+import { setImmediate } from "node:timers/promises";
 import type { NatsLink } from "../nats/connect.ts";
 import { JetStreamPublisher } from "../nats/publisher.ts";
-import { splitBatch, type Outgoing, type ToPark } from "./batch.ts";
+import { splitBatch, type CommittedEvent, type Outgoing, type ToPark } from "./batch.ts";
+import { MemoryEvents } from "./memory-events.ts";
 import { PipelinedRun } from "./pipelined-run.ts";
 import { isPermanentPublishError } from "./prepare.ts";
 import type { RelayBatch, RelayStore } from "./relay-store.ts";
@@ -13,8 +15,17 @@ export interface RelayOptions {
   pollMs?: number;
   /** How long a publish waits for its ack (default 3 s, JetStreamPublisher's). */
   publishTimeoutMs?: number;
+  /**
+   * How long a batch whose publishes are all acked stays open for the next event handed over in
+   * memory (default 10 ms), and how long a batch may stay open in all (default 50 ms): its
+   * transaction holds the relay lock, and its deletes wait for its commit.
+   */
+  lingerMs?: number;
+  maxBatchMs?: number;
+  /** How long handed-over events wait for their owner's previous one before the batch reads the outbox (default 3 ms). */
+  gapWaitMs?: number;
   /** Events published, once their batch committed: each one's delay in ms from its write to JetStream's ack. */
-  onPublished?(delaysMs: readonly number[]): void;
+  onPublished?(delaysMs: readonly number[], fromMemory: number): void;
   /** Rows moved to the dead-letter table (outbox_parked). */
   onParked?(count: number): void;
   log?(msg: string): void;
@@ -36,10 +47,19 @@ export interface CommitLatch {
  * the relay: an event larger than the server's max_payload goes out as its
  * reference event, and a row that can never be published is parked
  * (outbox_parked) with the later rows of its owner, while other owners flow.
+ *
+ * The process that commits a write also hands its event over (offer), and a batch that is open
+ * publishes it from memory, with no read, when it follows its owner's last one (MemoryEvents).
+ * So that this is the usual case, a batch whose publishes are acked stays open for a little while
+ * (lingerMs) for the next event: at a steady rate, a run of events shares one read, one delete
+ * and one commit, and each event costs no Postgres round trip of its own.
  */
 export class OutboxRelay {
   private running: Promise<void> | undefined;
+  /** A kick or an event came since the batch last looked. */
   private again = false;
+  /** A kick came that brought no event (a poll, a reconnect, a write of another kind): the outbox has rows to read. */
+  private readNeeded = false;
   /** Set while a batch waits for its acks or a kick (nextKick). */
   private wake: (() => void) | undefined;
   private stopped = false;
@@ -48,10 +68,24 @@ export class OutboxRelay {
   private failures = 0;
   private cleanups: (() => unknown)[] = [];
   private readonly batchSize: number;
+  private readonly lingerMs: number;
+  private readonly maxBatchMs: number;
+  private readonly gapWaitMs: number;
+  private readonly memory = new MemoryEvents();
   private publisher: JetStreamPublisher | undefined;
 
   constructor(private readonly opts: RelayOptions) {
     this.batchSize = opts.batchSize ?? 200;
+    this.lingerMs = opts.lingerMs ?? 10;
+    this.maxBatchMs = opts.maxBatchMs ?? 50;
+    this.gapWaitMs = opts.gapWaitMs ?? 3;
+  }
+
+  /** An event this process just committed (a kick too). Dropping one is harmless: the outbox has it. */
+  offer(event: CommittedEvent): void {
+    if (this.stopped) return;
+    this.memory.offer(event);
+    this.wakeUp();
   }
 
   async start(): Promise<void> {
@@ -62,8 +96,14 @@ export class OutboxRelay {
     this.kick();
   }
 
-  /** Cheap and coalescing: call after every commit. */
+  /** Cheap and coalescing: call after every commit that handed no event over (offer). */
   kick(): void {
+    if (this.stopped) return;
+    this.readNeeded = true;
+    this.wakeUp();
+  }
+
+  private wakeUp(): void {
     if (this.stopped) return;
     if (this.running) {
       this.again = true;
@@ -99,6 +139,7 @@ export class OutboxRelay {
       }
       if (this.stopped) return;
       if (outcome === "failed") {
+        this.memory.reset();
         this.failures++;
         this.retryLater(Math.min(50 * 2 ** this.failures, 5_000));
         return;
@@ -108,7 +149,7 @@ export class OutboxRelay {
         this.retryLater(25);
         return;
       }
-      if (outcome === "idle" && !this.again && !this.opts.commits?.sinceBegin()) return;
+      if (outcome === "idle" && !this.again && !this.readNeeded && !this.opts.commits?.sinceBegin()) return;
     }
   }
 
@@ -119,19 +160,32 @@ export class OutboxRelay {
   }
 
   private async drainBatch(): Promise<Outcome> {
+    // The events handed over before the read begins are in what it reads, or were published already;
+    // and the read answers every kick so far.
+    const handedOver = this.memory.queued();
+    this.readNeeded = false;
     // While disconnected the client would buffer publishes and time out; wait for the reconnect kick.
-    if (!this.opts.nats.connected()) return "idle";
-    const result = await this.opts.store.batch(this.batchSize, (batch) => this.publishBatch(batch));
-    if (result === "busy") return "busy";
+    if (!this.opts.nats.connected()) {
+      this.memory.dropFirst(handedOver);
+      return "idle";
+    }
+    const result = await this.opts.store.batch(this.batchSize, (batch) => {
+      this.memory.dropFirst(handedOver);
+      return this.publishBatch(batch);
+    });
+    if (result === "busy") {
+      this.memory.dropFirst(handedOver);
+      return "busy";
+    }
     // Counted once the batch committed: deletes and parks take effect with the commit, and a batch
     // whose commit fails is published again by the next one, and counted then.
-    if (result.published.length > 0) this.opts.onPublished?.(result.published);
+    if (result.published.length > 0) this.opts.onPublished?.(result.published, result.fromMemory);
     if (result.parked > 0) this.opts.onParked?.(result.parked);
     return result.outcome;
   }
 
   private async publishBatch(batch: RelayBatch): Promise<BatchResult> {
-    if (batch.rows.length === 0) return { outcome: "idle", published: [], parked: 0 };
+    if (batch.rows.length === 0) return { outcome: "idle", published: [], fromMemory: 0, parked: 0 };
     // After a failure, one batch goes one at a time (always makes progress); otherwise pipelined.
     const sent = this.failures > 0 ? await this.sendInTurn(batch) : await this.sendPipelined(batch);
     const { send, ackedAt, failure } = sent;
@@ -139,33 +193,63 @@ export class OutboxRelay {
     if (done > 0) await batch.deletePublished(send.slice(0, done).map((m) => m.row.seq));
     // The wait before the read is Postgres's clock, the rest this thread's: no two clocks are compared.
     const published = ackedAt.map((at, i) => Number(send[i]!.row.waited_ms) + (at - sent.readAt(i)));
-    if (failure === undefined) return { outcome: sent.full || sent.parked > 0 ? "more" : "idle", published, parked: sent.parked };
+    const fromMemory = send.slice(0, done).filter((m) => m.row.handed).length;
+    // What was sent after a refusal is not in the stream: the outbox, not memory, knows what is next.
+    if (failure !== undefined) this.memory.reset();
+    if (failure === undefined) return { outcome: sent.full || sent.parked > 0 ? "more" : "idle", published, fromMemory, parked: sent.parked };
     if (!isPermanentPublishError(failure)) {
       this.opts.log?.(`outbox relay: publish failed, will retry: ${String(failure)}`);
-      return { outcome: "failed", published, parked: sent.parked };
+      return { outcome: "failed", published, fromMemory, parked: sent.parked };
     }
     // The rows after it were refused only because it is missing: the next batch sends them.
     const failed = send[done]!;
     await this.park(batch, [{ row: failed.row, owner: failed.owner, reason: `publish refused: ${String(failure)}` }]);
-    return { outcome: "more", published, parked: sent.parked + 1 };
+    return { outcome: "more", published, fromMemory, parked: sent.parked + 1 };
   }
 
-  /** Every row in flight at once; rows committed while the acks are awaited join the batch. */
+  /**
+   * Every row in flight at once; rows committed while the acks are awaited, or while the batch
+   * lingers after them, join the batch: from memory when they follow their owners' last sent
+   * rows, else read from the outbox.
+   */
   private async sendPipelined(batch: RelayBatch): Promise<Sent> {
     const run = new PipelinedRun(batch.heldFrom, this.opts.nats.maxPayload());
+    const openedAt = performance.now();
+    /** Since when handed-over events wait for their owner's previous one. */
+    let waitingSince: number | undefined;
     let read = batch.rows;
     for (;;) {
+      const before = run.sent().length;
       const parked = run.add(read, (m, previous) => this.publish(m, previous));
+      for (const m of run.sent().slice(before)) this.memory.sent(m.owner, Number(m.row.seq));
+      for (const p of parked) this.memory.forget(p.owner);
       if (parked.length > 0) await this.park(batch, parked);
       if (read.length === this.batchSize || run.size() >= this.batchSize) break;
       // Waiting for the acks, a commit may come: its rows go out at once, chained after the ones in
       // flight, instead of after these acks, their deletes and the commit of this batch.
-      const woke = await Promise.race([run.settled(), this.nextKick().then(() => "kick" as const)]);
+      const woke = await this.nextInBatch(run, openedAt, waitingSince);
       this.wake = undefined;
-      if (woke !== "kick" || run.failed()) break;
-      this.again = false;
-      this.opts.commits?.beginBatch();
+      if (woke === "done" || run.failed()) break;
+      if (woke === "kick") {
+        // Every event already posted arrives before the relay looks: commits of one owner answered
+        // in the same moment come in one look, whatever order their messages took.
+        await setImmediate();
+        this.again = false;
+        this.opts.commits?.beginBatch();
+        if (!this.readNeeded) {
+          const { rows, waiting } = this.memory.take((owner) => run.isHeld(owner), Date.now());
+          waitingSince = waiting > 0 ? (waitingSince ?? performance.now()) : undefined;
+          read = rows;
+          continue;
+        }
+      }
+      // A kick that brought no event, or events whose previous one did not come within gapWaitMs:
+      // the outbox has them all.
+      this.readNeeded = false;
+      waitingSince = undefined;
+      const handedOver = this.memory.queued();
       const more = await batch.readMore(this.batchSize - run.size(), run.seqs());
+      this.memory.dropFirst(handedOver);
       run.addHeld(more.heldFrom);
       read = more.rows;
     }
@@ -191,9 +275,44 @@ export class OutboxRelay {
     return { send, ackedAt, ...(failure !== undefined ? { failure } : {}), readAt: () => readAt, full: batch.rows.length === this.batchSize, parked: parked.length };
   }
 
-  /** Resolves at the next kick, at once when one came since the last read began. */
+  /**
+   * What the open batch does next: "kick" at the next kick or event (while acks are awaited, and
+   * once they are all in for lingerMs, within the batch's maxBatchMs), "gap" when events have
+   * waited gapWaitMs for their owners' previous ones, "done" when the batch should close.
+   */
+  private async nextInBatch(run: PipelinedRun, openedAt: number, waitingSince: number | undefined): Promise<"kick" | "gap" | "done"> {
+    const timers: NodeJS.Timeout[] = [];
+    const after = <T>(ms: number, value: T) =>
+      new Promise<T>((resolve) => {
+        timers.push(setTimeout(() => resolve(value), Math.max(0, ms)));
+      });
+    try {
+      const kick = this.nextKick().then(() => "kick" as const);
+      const gap = waitingSince === undefined ? [] : [after(waitingSince + this.gapWaitMs - performance.now(), "gap" as const)];
+      const first = await Promise.race([run.settled(), kick, ...gap]);
+      if (first === "kick") return first;
+      let timedOut: "gap" | "done" = "gap";
+      if (first === "settled") {
+        const left = Math.min(this.lingerMs, this.maxBatchMs - (performance.now() - openedAt));
+        if (left <= 0 || run.failed() || this.stopped) return "done";
+        const second = await Promise.race([kick, ...gap, after(left, "done" as const)]);
+        if (second === "kick") return second;
+        timedOut = second;
+      }
+      // A timer ran first, which on a busy machine can mean only that this thread was off its CPU
+      // while events were posted: let them arrive before giving up on them.
+      await setImmediate();
+      return this.again ? "kick" : timedOut;
+    } finally {
+      for (const t of timers) clearTimeout(t);
+    }
+  }
+
+  /** Resolves at the next kick or event, at once when one came since the last read began. */
   private nextKick(): Promise<void> {
-    if (this.again || this.opts.commits?.sinceBegin()) return Promise.resolve();
+    // The shared flag only carries commits that handed no event over (relay-protocol.ts).
+    if (this.opts.commits?.sinceBegin()) this.readNeeded = true;
+    if (this.again || this.readNeeded) return Promise.resolve();
     return new Promise((resolve) => {
       this.wake = resolve;
     });
@@ -220,6 +339,8 @@ interface BatchResult {
   outcome: Outcome;
   /** Each published event's delay from its write to its ack, in ms. */
   published: number[];
+  /** How many of them were handed over in memory rather than read from the outbox. */
+  fromMemory: number;
   parked: number;
 }
 

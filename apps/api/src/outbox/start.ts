@@ -23,7 +23,7 @@ export async function startRelay(o: StartRelayOptions): Promise<Relay> {
   const { config, database, metrics, log } = o;
   const backlog = () => outboxBacklog(database.db);
   const counters = {
-    onPublished: (delaysMs: readonly number[]) => metrics.addPublished(delaysMs),
+    onPublished: (delaysMs: readonly number[], fromMemory: number) => metrics.addPublished(delaysMs, fromMemory),
     onParked: (n: number) => metrics.addParked(n),
     log,
   };
@@ -49,6 +49,7 @@ export async function startRelay(o: StartRelayOptions): Promise<Relay> {
   await relay.start();
   return {
     kick: () => relay.kick(),
+    offer: (event) => relay.offer(event),
     backlog,
     stop: async () => {
       await relay.stop();

@@ -43,6 +43,6 @@ export async function createBreadcrumb(
         .where(and(eq(breadcrumbs.owner, owner), eq(breadcrumbs.key, body.key ?? "")));
       throw new KeyConflictError(taken ?? { id: "", version: 0 });
     }
-    return { status: 201, body: written.body, etag: etagOf(written.version), id: written.id };
+    return { status: 201, body: written.body, etag: etagOf(written.version), id: written.id, event: written.event };
   });
 }

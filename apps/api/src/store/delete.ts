@@ -30,6 +30,6 @@ export async function deleteBreadcrumb(
       if (!current) throw new NotFoundError(`breadcrumb ${id} not found`);
       throw new VersionMismatchError(current.version);
     }
-    return { status: 204, body: null, etag: null };
+    return { status: 204, body: null, etag: null, event: written.event };
   });
 }

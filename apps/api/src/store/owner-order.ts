@@ -5,31 +5,50 @@ import { sql, type SQL } from "drizzle-orm";
  *
  * Readers follow one owner's history by seq (`/v1/events?after=`, SSE, replay): that is only safe if,
  * within an owner, seq order is commit order, so that no event can commit later with a lower seq
- * than one a reader already passed. Every write therefore takes its owner's commit lock (a
- * transaction-scoped advisory lock on the owner) before drawing the next value of the
- * `history_seq` sequence, and holds it until it commits: two writes of one owner draw and commit
- * one after the other, and writes of different owners never wait for each other.
+ * than one a reader already passed. Every write therefore upserts its owner's head row
+ * (`owner_heads`) and draws the next value of the `history_seq` sequence inside that upsert, after
+ * the row lock, which it holds until it commits: two writes of one owner draw and commit one after
+ * the other, and writes of different owners never wait for each other.
+ *
+ * The row also returns the owner's previous seq, as the latest committed row has it (an UPDATE
+ * sees the latest committed version of the row it locked; a SELECT in the same statement would
+ * see the statement's older snapshot). The relay uses it to publish an event handed to it in
+ * memory only right after the owner's previous one (outbox/relay.ts).
  *
  * It replaces one counter row that every commit of every owner waited on. Measured with pgbench
  * on the same statement shape, 16 clients each its own owner (docs/scaling.md and BENCHMARKS.md
- * have the figures): the counter row 590-1,140 tps, this lock plus a sequence 3,260-3,890, a
- * per-owner counter row 3,410-4,530, a bare sequence with no ordering 4,560-5,410. The per-owner
- * counter row would need (owner, seq) keys everywhere for the same result; a sequence with a
- * visibility horizon for readers would keep every reader guessing about transactions in flight.
+ * have the figures): the counter row 590-1,140 tps, an advisory lock per owner plus a sequence
+ * 3,260-3,890, a per-owner counter row 3,410-4,530, a bare sequence with no ordering 4,560-5,410.
+ * A sequence with a visibility horizon for readers would keep every reader guessing about
+ * transactions in flight.
  *
  * seq is unique and increases per owner; across owners it says nothing about order, and it may
- * skip values (a sequence does not roll back, and jumps ahead after a server crash).
+ * skip values (a sequence does not roll back, jumps ahead after a server crash, and a write that
+ * waited for another of its owner draws again).
  */
 
 /**
- * First key of the two-key advisory locks taken per owner. Two-key and one-key advisory locks
- * never conflict in Postgres, so the relay's and the migrations' one-key locks are unaffected;
- * owners whose hashes collide merely share a lock.
+ * CTEs that move the head row of the owner `source` yields (one row, an `owner` column) to the next
+ * seq, drawn under the row's lock, and end in `s (seq, prev_seq)`; prev_seq is null on the owner's
+ * first write. `source` must come after everything the write waits on that another write of the
+ * owner may hold (e.g. the idempotency key), or the two would deadlock.
+ *
+ * The UPDATE is the usual path and draws one value. Should a concurrent write of the owner have
+ * updated the row since this statement began, the UPDATE waits for its commit and runs again on
+ * the row it committed (read committed's recheck), drawing again: the seq it keeps is always
+ * drawn after the previous write of the owner committed. The INSERT runs only on the owner's
+ * first write; two first writes meet on the primary key, and the second takes the DO UPDATE
+ * path once the first commits.
  */
-export const OWNER_LOCK_SPACE = 0x6372_756d; // "crum"
-
-/** `pg_advisory_xact_lock` on the owner given as an SQL expression; held to the end of the transaction. */
-export const ownerCommitLock = (owner: SQL): SQL => sql`pg_advisory_xact_lock(${sql.raw(String(OWNER_LOCK_SPACE))}, hashtext(${owner}))`;
-
-/** The next seq: only ever drawn while the owner's commit lock is held. */
-export const NEXT_SEQ = sql`nextval('history_seq')`;
+export const ownerHeadCtes = (source: SQL): SQL => sql`
+  head_src AS (${source}),
+  head_upd AS (
+    UPDATE owner_heads oh SET prev_seq = oh.last_seq, last_seq = nextval('history_seq')
+    FROM head_src WHERE oh.owner = head_src.owner
+    RETURNING oh.last_seq AS seq, oh.prev_seq),
+  head_new AS (
+    INSERT INTO owner_heads AS oh (owner, last_seq)
+    SELECT head_src.owner, nextval('history_seq') FROM head_src WHERE NOT EXISTS (SELECT 1 FROM head_upd)
+    ON CONFLICT (owner) DO UPDATE SET prev_seq = oh.last_seq, last_seq = nextval('history_seq')
+    RETURNING oh.last_seq AS seq, oh.prev_seq),
+  s AS (SELECT seq, prev_seq FROM head_upd UNION ALL SELECT seq, prev_seq FROM head_new)`;

@@ -67,6 +67,6 @@ export async function patchBreadcrumb(
       }
       throw new VersionMismatchError(current.version);
     }
-    return { status: 200, body: written.body, etag: etagOf(written.version), id: written.id };
+    return { status: 200, body: written.body, etag: etagOf(written.version), id: written.id, event: written.event };
   });
 }

@@ -1,14 +1,14 @@
 import { sql } from "drizzle-orm";
 import { breadcrumbEventOf, msgIdFor, subjectFor, type Breadcrumb, type EventTypeShort } from "@crumbs/schemas";
 import { rowsOf, type Tx } from "../db/database.ts";
-import { NEXT_SEQ, ownerCommitLock } from "./owner-order.ts";
+import { ownerHeadCtes } from "./owner-order.ts";
 
 /** The kind of change a write records (the contract's short event type). */
 export type ChangeType = EventTypeShort;
 
 /**
  * Writes the history row and the outbox row inside a transaction. It takes the owner's commit
- * lock (store/owner-order.ts), held until commit, so call it at the end of the transaction and,
+ * lock (its head row, store/owner-order.ts), held until commit, so call it at the end of the transaction and,
  * for several owners in one transaction, in owner order (two transactions taking two owners'
  * locks in opposite orders would deadlock).
  */
@@ -18,13 +18,10 @@ export async function recordChange(tx: Tx, type: ChangeType, b: Breadcrumb, at: 
   const subject = subjectFor(b.owner, type, b.schema_name);
   const msgId = msgIdFor(b.id, b.version, type);
   const result = await tx.execute(sql`
-    WITH l AS (
-      SELECT ${ownerCommitLock(sql`${b.owner}::text`)} AS locked
-    ), s AS (
-      SELECT ${NEXT_SEQ} AS value FROM l
-    ), h AS (
+    WITH ${ownerHeadCtes(sql`SELECT ${b.owner}::text AS owner`)},
+    h AS (
       INSERT INTO breadcrumb_history (seq, breadcrumb_id, owner, version, event, schema_name, tags, breadcrumb, at)
-      SELECT s.value, ${b.id}::uuid, ${b.owner}, ${b.version}::int, ${type}, ${b.schema_name},
+      SELECT s.seq, ${b.id}::uuid, ${b.owner}, ${b.version}::int, ${type}, ${b.schema_name},
              ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(b.tags)}::jsonb)),
              ${JSON.stringify(b)}::jsonb, ${at}::timestamptz
       FROM s RETURNING seq

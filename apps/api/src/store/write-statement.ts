@@ -2,8 +2,9 @@ import { sql, type BuildQueryConfig, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { subjectFor } from "@crumbs/schemas";
 import { rowsOf, type Executor } from "../db/database.ts";
+import type { CommittedEvent } from "../outbox/batch.ts";
 import type { IdempotencyInput } from "./idempotency.ts";
-import { NEXT_SEQ, ownerCommitLock } from "./owner-order.ts";
+import { ownerHeadCtes } from "./owner-order.ts";
 import type { ChangeType } from "./record-change.ts";
 
 /** A jsonb parameter; null and undefined become SQL NULL (never the JSON value null). */
@@ -64,6 +65,8 @@ export interface WrittenRow {
   /** The row as the contract shows it. */
   body: JsonText;
   seq: number;
+  /** The event the statement wrote to the outbox, for the relay to publish without reading it back. */
+  event: CommittedEvent;
 }
 
 /** The values a write statement binds besides its mutation's: SQL params, or placeholders for the template. */
@@ -77,7 +80,7 @@ type Shape = "plain" | "idempotent" | "idempotent-204";
  * One write as ONE autocommit statement: the breadcrumbs change, then (only when it
  * hit a row) the idempotency row, the owner's commit lock and seq, history and outbox.
  *
- * Why one statement: the owner's commit lock (store/owner-order.ts) makes seq order
+ * Why one statement: the owner's commit lock (its head row, store/owner-order.ts) makes seq order
  * equal commit order within the owner, and it is held from the moment it is taken to the
  * end of the commit. In one statement the server commits right after it, so the lock
  * never waits on a client round trip. Each CTE feeds the next, which fixes their order:
@@ -105,14 +108,10 @@ function writeStatement(shape: Shape, mutation: SQL, v: StatementValues): SQL {
     WITH w AS (${mutation} RETURNING *),
     b AS (SELECT w.id, w.owner, w.version, w.schema_name, w.tags, ${BREADCRUMB_JSON} AS j FROM w)
     ${idemCte},
-    l AS (
-      SELECT ${ownerCommitLock(sql`b.owner`)} AS locked FROM b
-      WHERE EXISTS (SELECT 1 FROM ${shape === "plain" ? sql`b` : sql`i`})
-    ),
-    s AS (SELECT ${NEXT_SEQ} AS value FROM l),
+    ${ownerHeadCtes(sql`SELECT b.owner FROM b WHERE EXISTS (SELECT 1 FROM ${shape === "plain" ? sql`b` : sql`i`})`)},
     h AS (
       INSERT INTO breadcrumb_history (seq, breadcrumb_id, owner, version, event, schema_name, tags, breadcrumb, at)
-      SELECT s.value, b.id, b.owner, b.version, ${v.type}::text, b.schema_name, b.tags, b.j, ${v.at}::timestamptz
+      SELECT s.seq, b.id, b.owner, b.version, ${v.type}::text, b.schema_name, b.tags, b.j, ${v.at}::timestamptz
       FROM s, b RETURNING seq
     ), o AS (
       INSERT INTO outbox (seq, subject, msg_id, payload)
@@ -121,14 +120,15 @@ function writeStatement(shape: Shape, mutation: SQL, v: StatementValues): SQL {
              jsonb_build_object('seq', h.seq, 'type', ${v.eventType}::text, 'id', b.id, 'owner', b.owner,
                'schema_name', b.schema_name, 'title', b.j -> 'title', 'tags', b.j -> 'tags',
                'version', b.version, 'at', ${v.at}::text, 'breadcrumb', b.j)
-      FROM h, b RETURNING seq
+      FROM h, b RETURNING seq, subject, msg_id, payload::text AS payload
     )
     SELECT ${BODY_TEXT} AS body, b.id::text AS id, b.version,
            -- A row change must never commit without its event: should the chain ever yield no
            -- outbox row, fail the statement (and so roll it all back) instead of answering.
            CASE WHEN o.seq IS NULL THEN ('no event written for ' || b.id::text)::bigint
-                ELSE o.seq END::text AS seq
-    FROM b LEFT JOIN o ON true`;
+                ELSE o.seq END::text AS seq,
+           o.subject, o.msg_id, o.payload, s.prev_seq::text AS prev_seq
+    FROM b LEFT JOIN o ON true LEFT JOIN s ON true`;
 }
 
 /**
@@ -155,9 +155,28 @@ export async function executeWrite(db: Executor, w: WriteStatement): Promise<Wri
     typeof client?.unsafe === "function"
       ? await runPrepared(client as PostgresJsClient, shape, w.mutation, values)
       : await db.execute(writeStatement(shape, w.mutation, values));
-  const row = rowsOf<{ body: string; id: string; version: number; seq: string }>(result)[0];
+  const row = rowsOf<StatementRow>(result)[0];
   if (!row) return undefined;
-  return { id: row.id, version: Number(row.version), body: new JsonText(row.body), seq: Number(row.seq) };
+  const event: CommittedEvent = {
+    seq: row.seq,
+    subject: row.subject,
+    msg_id: row.msg_id,
+    payload: row.payload,
+    prev_seq: row.prev_seq,
+    committedAt: Date.now(),
+  };
+  return { id: row.id, version: Number(row.version), body: new JsonText(row.body), seq: Number(row.seq), event };
+}
+
+interface StatementRow {
+  body: string;
+  id: string;
+  version: number;
+  seq: string;
+  subject: string;
+  msg_id: string;
+  payload: string;
+  prev_seq: string | null;
 }
 
 const dialect = new PgDialect();

@@ -1,5 +1,6 @@
 import { CrumbsError } from "../errors.ts";
 import { findIdempotent, type IdempotencyInput, type StoredResponse } from "./idempotency.ts";
+import type { CommittedEvent } from "../outbox/batch.ts";
 import type { StoreDeps } from "./store-deps.ts";
 import { isUniqueViolation } from "./write-statement.ts";
 
@@ -22,7 +23,7 @@ export async function runWrite(
   deps: StoreDeps,
   owner: string,
   idem: IdempotencyInput | undefined,
-  write: () => Promise<StoredResponse>,
+  write: () => Promise<StoredResponse & { event?: CommittedEvent }>,
 ): Promise<WriteResult> {
   const { db } = deps.database;
   if (idem) {
@@ -30,8 +31,8 @@ export async function runWrite(
     if (earlier) return { response: earlier, replayed: true };
   }
   try {
-    const response = await write();
-    deps.afterCommit?.(owner);
+    const { event, ...response } = await write();
+    deps.afterCommit?.(owner, event);
     return { response, replayed: false };
   } catch (err) {
     if (!idem || !(isUniqueViolation(err) || err instanceof CrumbsError)) throw err;
