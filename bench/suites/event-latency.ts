@@ -204,7 +204,9 @@ export const eventLatency: Suite = {
       };
       // What the API itself reports of the same events: crumbs_outbox_publish_delay_seconds, from the
       // write's statement to JetStream's ack (a bucket bound, not an exact figure).
-      const relayDelays = async () => readHistogram(await (await fetch(`${stack.api.url}/metrics`)).text(), DELAY_SERIES);
+      const metricsText = async () => (await fetch(`${stack.api.url}/metrics`)).text();
+      // Of the events published, those the relay took as their write handed them over (no outbox read).
+      const fromMemory = (text: string) => Number(/^crumbs_outbox_published_from_memory_total (\S+)$/m.exec(text)?.[1] ?? 0);
       const observed = (before: HistogramReading | undefined, after: HistogramReading | undefined) =>
         (after?.buckets.at(-1)?.count ?? 0) - (before?.buckets.at(-1)?.count ?? 0);
       const postmaster = await localPostmaster(admin);
@@ -213,20 +215,24 @@ export const eventLatency: Suite = {
           select pid from pg_stat_activity where datname = current_database() and application_name = 'crumbs-relay'`)[0]?.pid;
       const measure = async (rate: number, n: number) => {
         sent.clear();
-        const before = await relayDelays();
+        const text0 = await metricsText();
+        const before = readHistogram(text0, DELAY_SERIES);
         const relayPid = await relayBackend();
         const p0 = readParts(stack.api.pid, relayPid, postmaster);
         const r = await openLoop({ ratePerSecond: rate, count: n, maxInFlight: ROWS, op: write });
         const parts = partsPerEvent(p0, readParts(stack.api.pid, relayPid, postmaster), sent.size, relayPid !== undefined && relayPid === (await relayBackend()));
         await waitUntil(() => [...sent.keys()].every((k) => listener.seen.has(k)), 30_000);
         // The relay posts a batch's delays after its commit, a moment after the events reached the stream.
-        let after = await relayDelays();
+        let text1 = await metricsText();
+        let after = readHistogram(text1, DELAY_SERIES);
         for (let i = 0; i < 20 && observed(before, after) < sent.size; i++) {
           await new Promise((res) => setTimeout(res, 100));
-          after = await relayDelays();
+          text1 = await metricsText();
+          after = readHistogram(text1, DELAY_SERIES);
         }
         const apiP99 = before && after ? quantileBound(before, after, 0.99) : undefined;
-        return { ...latencies(sent, listener), achieved: sent.size / r.seconds, written: sent.size, skipped: r.skipped, apiP99, parts };
+        const handed = observed(before, after) > 0 ? (fromMemory(text1) - fromMemory(text0)) / observed(before, after) : 0;
+        return { ...latencies(sent, listener), achieved: sent.size / r.seconds, written: sent.size, skipped: r.skipped, apiP99, parts, handed };
       };
       await measure(RATE, 500); // warm-up
       log(`API: ${count} PATCHes offered at ${RATE}/s`);
@@ -392,6 +398,15 @@ export const eventLatency: Suite = {
           ...partFigures(slowRate, slow.parts, floor.parts),
           ...apiDelayFigure("1,000/s offered", a.apiP99),
           ...apiDelayFigure(`${slowRate}/s`, slow.apiP99),
+          ...[
+            ["1,000/s offered", a.handed],
+            [`${slowRate}/s`, slow.handed],
+          ].map(([rate, share]) => ({
+            metric: `events published from memory at ${rate} (handed over by their write, no outbox read)`,
+            value: round(100 * Number(share), 1),
+            unit: "%",
+            note: "crumbs_outbox_published_from_memory_total over the phase's published events",
+          })),
           {
             metric: "writes/s achieved (offered 1,000)",
             value: round(achieved, 0),
