@@ -23,8 +23,7 @@ import { sql, type SQL } from "drizzle-orm";
  * transactions in flight.
  *
  * seq is unique and increases per owner; across owners it says nothing about order, and it may
- * skip values (a sequence does not roll back, jumps ahead after a server crash, and a write that
- * waited for another of its owner draws again).
+ * skip values (a sequence does not roll back, and jumps ahead after a server crash).
  */
 
 /**
@@ -33,22 +32,26 @@ import { sql, type SQL } from "drizzle-orm";
  * first write. `source` must come after everything the write waits on that another write of the
  * owner may hold (e.g. the idempotency key), or the two would deadlock.
  *
- * The UPDATE is the usual path and draws one value. Should a concurrent write of the owner have
- * updated the row since this statement began, the UPDATE waits for its commit and runs again on
- * the row it committed (read committed's recheck), drawing again: the seq it keeps is always
- * drawn after the previous write of the owner committed. The INSERT runs only on the owner's
- * first write; two first writes meet on the primary key, and the second takes the DO UPDATE
- * path once the first commits.
+ * `FOR UPDATE` waits for a concurrent write of the owner to commit and then returns the row it
+ * committed, so `prev_seq` is the owner's latest seq; the seq is drawn once, after that, and the
+ * UPDATE only stores values already drawn (an UPDATE that drew in its SET would draw again when it
+ * finds the row changed under it, leaving gaps). The INSERT runs only on the owner's first write;
+ * two first writes meet on the primary key, and the second takes the DO UPDATE path once the first
+ * commits.
  */
 export const ownerHeadCtes = (source: SQL): SQL => sql`
   head_src AS (${source}),
+  head_lock AS (
+    SELECT oh.owner, oh.last_seq AS prev_seq FROM owner_heads oh JOIN head_src ON oh.owner = head_src.owner
+    FOR UPDATE OF oh),
+  head_next AS (SELECT owner, prev_seq, nextval('history_seq') AS seq FROM head_lock),
   head_upd AS (
-    UPDATE owner_heads oh SET prev_seq = oh.last_seq, last_seq = nextval('history_seq')
-    FROM head_src WHERE oh.owner = head_src.owner
-    RETURNING oh.last_seq AS seq, oh.prev_seq),
+    UPDATE owner_heads oh SET prev_seq = n.prev_seq, last_seq = n.seq
+    FROM head_next n WHERE oh.owner = n.owner
+    RETURNING n.seq, n.prev_seq),
   head_new AS (
     INSERT INTO owner_heads AS oh (owner, last_seq)
-    SELECT head_src.owner, nextval('history_seq') FROM head_src WHERE NOT EXISTS (SELECT 1 FROM head_upd)
+    SELECT head_src.owner, nextval('history_seq') FROM head_src WHERE NOT EXISTS (SELECT 1 FROM head_lock)
     ON CONFLICT (owner) DO UPDATE SET prev_seq = oh.last_seq, last_seq = nextval('history_seq')
     RETURNING oh.last_seq AS seq, oh.prev_seq),
   s AS (SELECT seq, prev_seq FROM head_upd UNION ALL SELECT seq, prev_seq FROM head_new)`;
