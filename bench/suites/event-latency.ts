@@ -3,6 +3,7 @@ import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { DEFAULT_PG_POOL } from "@crumbs/api";
 import { STREAM_NAME, SUBJECT_PREFIX } from "@crumbs/schemas";
+import { seriesValue } from "@crumbs/testkit";
 import type { Figure, Suite } from "../types.ts";
 import { percentile, round } from "../stats.ts";
 import { lowerIsBetter } from "../lib/figures.ts";
@@ -206,7 +207,7 @@ export const eventLatency: Suite = {
       // write's statement to JetStream's ack (a bucket bound, not an exact figure).
       const metricsText = async () => (await fetch(`${stack.api.url}/metrics`)).text();
       // Of the events published, those the relay took as their write handed them over (no outbox read).
-      const fromMemory = (text: string) => Number(/^crumbs_outbox_published_from_memory_total (\S+)$/m.exec(text)?.[1] ?? 0);
+      const fromMemory = (text: string) => seriesValue(text, "crumbs_outbox_published_from_memory_total") ?? 0;
       const observed = (before: HistogramReading | undefined, after: HistogramReading | undefined) =>
         (after?.buckets.at(-1)?.count ?? 0) - (before?.buckets.at(-1)?.count ?? 0);
       const postmaster = await localPostmaster(admin);

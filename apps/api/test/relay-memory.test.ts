@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Msg, NatsConnection } from "nats";
 import { sql } from "drizzle-orm";
-import { waitFor } from "@crumbs/testkit";
+import { seriesValue, waitFor } from "@crumbs/testkit";
 import { rowsOf } from "../src/db/database.ts";
 import { startStack, type TestStack } from "./stack.ts";
 
@@ -41,7 +41,7 @@ describe("events handed to the relay in memory", () => {
   const tokens: Record<string, string> = {};
   const fromMemory = async () => {
     const text = await (await s.call("/metrics", { token: null })).text();
-    return Number(/^crumbs_outbox_published_from_memory_total (\S+)$/m.exec(text)?.[1]);
+    return seriesValue(text, "crumbs_outbox_published_from_memory_total")!;
   };
   const history = async () =>
     rowsOf<{ seq: string; owner: string }>(

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Msg, NatsConnection } from "nats";
 import postgres from "postgres";
-import { waitFor } from "@crumbs/testkit";
+import { seriesValue, waitFor } from "@crumbs/testkit";
 import { startStack, type TestStack } from "./stack.ts";
 
 interface Seen {
@@ -55,7 +55,7 @@ describe("relay batch waiting for acks", () => {
 
   const fromMemory = async () => {
     const text = await (await s.call("/metrics", { token: null })).text();
-    return Number(/^crumbs_outbox_published_from_memory_total (\S+)$/m.exec(text)?.[1]);
+    return seriesValue(text, "crumbs_outbox_published_from_memory_total")!;
   };
 
   it("sends an event committed meanwhile in the same batch, chained after the one in flight", async () => {
