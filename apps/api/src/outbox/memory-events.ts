@@ -16,14 +16,21 @@ const MAX_QUEUED = 2_000;
  *
  * Pure bookkeeping, no IO; OutboxRelay keeps one and tells it what it sent, parked and read.
  */
+/** A queued event with its owner (undefined when its subject does not parse) and seq, read once at hand-over. */
+interface Queued {
+  e: CommittedEvent;
+  owner: string | undefined;
+  seq: number;
+}
+
 export class MemoryEvents {
-  private queue: CommittedEvent[] = [];
+  private queue: Queued[] = [];
   /** Per owner, the last seq sent by this relay, in stream order. Absent: unknown, read the outbox. */
   private readonly last = new Map<string, number>();
 
   offer(event: CommittedEvent): void {
     if (this.queue.length >= MAX_QUEUED) this.queue = [];
-    this.queue.push(event);
+    this.queue.push({ e: event, owner: parseSubject(event.subject)?.owner, seq: Number(event.seq) });
   }
 
   queued(): number {
@@ -65,18 +72,18 @@ export class MemoryEvents {
    */
   take(held: (owner: string) => boolean, nowMs: number): { rows: OutboxRow[]; waiting: number } {
     const pending = this.queue
-      .map((e) => ({ e, owner: parseSubject(e.subject)?.owner, seq: Number(e.seq) }))
       .filter((p) => p.owner === undefined || !(p.seq <= (this.last.get(p.owner) ?? -1)))
       .sort((a, b) => a.seq - b.seq);
     const rows: OutboxRow[] = [];
-    const stay: CommittedEvent[] = [];
+    const stay: Queued[] = [];
     const taken = new Map<string, number>();
     const blocked = new Set<string>();
-    for (const { e, owner, seq } of pending) {
+    for (const p of pending) {
+      const { e, owner, seq } = p;
       const last = owner === undefined ? undefined : (taken.get(owner) ?? this.last.get(owner));
       if (owner === undefined || blocked.has(owner) || held(owner) || e.prev_seq === null || last === undefined || Number(e.prev_seq) !== last) {
         if (owner !== undefined) blocked.add(owner);
-        stay.push(e);
+        stay.push(p);
         continue;
       }
       taken.set(owner, seq);
