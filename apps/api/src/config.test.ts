@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { loadApiConfig } from "./config.ts";
 import { createNatsTrust } from "./nats-auth/index.ts";
 import { ConfigError } from "./errors.ts";
+import { DEFAULT_PG_POOL } from "./db/postgres/pool-size.ts";
 
 describe("loadApiConfig", () => {
   it("applies the documented defaults", () => {
@@ -13,7 +14,7 @@ describe("loadApiConfig", () => {
     expect(c.databaseUrl).toBeUndefined();
     expect(c.bodyLimitBytes).toBe(1024 * 1024);
     expect(c.ssePingMs).toBe(15_000);
-    expect(c.pgPool).toBe(16);
+    expect(c.pgPool).toBe(DEFAULT_PG_POOL);
   });
 
   it("names the variable that is wrong", () => {
