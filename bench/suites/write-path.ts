@@ -1,4 +1,5 @@
 import postgres from "postgres";
+import { DEFAULT_PG_POOL } from "@crumbs/api";
 import { SUBJECT_PREFIX } from "@crumbs/schemas";
 import type { Suite } from "../types.ts";
 import { median, round } from "../stats.ts";
@@ -196,6 +197,7 @@ export const writePath: Suite = {
         params: {
           rows: ROWS,
           clients: CLIENTS,
+          api_pg_pool: Number(process.env.CRUMBS_PG_POOL) || DEFAULT_PG_POOL,
           rounds,
           seconds_per_round: seconds,
           note: "PATCH/s against pgbench: the round with the median ratio; latencies: medians of the rounds; each round runs the API, then pgbench",

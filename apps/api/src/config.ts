@@ -47,7 +47,7 @@ const envSchema = z.object({
   CRUMBS_STREAM_REPLICAS: int(1, 5, 1),
   /** How long an authenticated API key is trusted without a database look-up; 0 turns the cache off. */
   CRUMBS_AUTH_CACHE_TTL_MS: int(0, 300_000, 10_000),
-  /** Postgres connections of this process, each one statement in flight (db/postgres/open.ts). */
+  /** Postgres connections of this process; statements are pipelined onto them (db/postgres/pool-size.ts). */
   CRUMBS_PG_POOL: int(1, 1_000, DEFAULT_PG_POOL),
   /** Checked here so a bad value stops the API too; the process logger (@crumbs/telemetry) reads them. */
   LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
