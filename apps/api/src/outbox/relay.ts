@@ -160,23 +160,15 @@ export class OutboxRelay {
   }
 
   private async drainBatch(): Promise<Outcome> {
-    // The events handed over before the read begins are in what it reads, or were published already;
-    // and the read answers every kick so far.
-    const handedOver = this.memory.queued();
+    // The events handed over so far committed before the read begins, so the read has them (or they
+    // were published already; or the relay lock's holder, when it is busy, publishes them); and the
+    // read answers every kick so far. Events handed over while it runs stay queued.
+    this.memory.dropFirst(this.memory.queued());
     this.readNeeded = false;
     // While disconnected the client would buffer publishes and time out; wait for the reconnect kick.
-    if (!this.opts.nats.connected()) {
-      this.memory.dropFirst(handedOver);
-      return "idle";
-    }
-    const result = await this.opts.store.batch(this.batchSize, (batch) => {
-      this.memory.dropFirst(handedOver);
-      return this.publishBatch(batch);
-    });
-    if (result === "busy") {
-      this.memory.dropFirst(handedOver);
-      return "busy";
-    }
+    if (!this.opts.nats.connected()) return "idle";
+    const result = await this.opts.store.batch(this.batchSize, (batch) => this.publishBatch(batch));
+    if (result === "busy") return "busy";
     // Counted once the batch committed: deletes and parks take effect with the commit, and a batch
     // whose commit fails is published again by the next one, and counted then.
     if (result.published.length > 0) this.opts.onPublished?.(result.published, result.fromMemory);
