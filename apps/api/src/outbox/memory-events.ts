@@ -4,6 +4,13 @@ import type { CommittedEvent, OutboxRow } from "./batch.ts";
 /** Past this many queued events the relay has fallen behind: they are dropped, the outbox has them. */
 const MAX_QUEUED = 2_000;
 
+/** A queued event with its owner (undefined when its subject does not parse) and seq, read once at hand-over. */
+interface Queued {
+  e: CommittedEvent;
+  owner: string | undefined;
+  seq: number;
+}
+
 /**
  * The events this process committed, handed to its relay in memory so that a batch already holding
  * the relay lock can publish them without reading the outbox back.
@@ -16,13 +23,6 @@ const MAX_QUEUED = 2_000;
  *
  * Pure bookkeeping, no IO; OutboxRelay keeps one and tells it what it sent, parked and read.
  */
-/** A queued event with its owner (undefined when its subject does not parse) and seq, read once at hand-over. */
-interface Queued {
-  e: CommittedEvent;
-  owner: string | undefined;
-  seq: number;
-}
-
 export class MemoryEvents {
   private queue: Queued[] = [];
   /** Per owner, the last seq sent by this relay, in stream order. Absent: unknown, read the outbox. */
@@ -72,7 +72,7 @@ export class MemoryEvents {
    */
   take(held: (owner: string) => boolean, nowMs: number): { rows: OutboxRow[]; waiting: number } {
     const pending = this.queue
-      .filter((p) => p.owner === undefined || !(p.seq <= (this.last.get(p.owner) ?? -1)))
+      .filter((p) => p.owner === undefined || p.seq > (this.last.get(p.owner) ?? -1))
       .sort((a, b) => a.seq - b.seq);
     const rows: OutboxRow[] = [];
     const stay: Queued[] = [];
