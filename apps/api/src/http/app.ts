@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { defaultLogger, type Logger } from "@crumbs/telemetry";
 import type { Database } from "../db/database.ts";
 import { UnauthorizedError } from "../errors.ts";
-import { PrincipalCache } from "../keys/index.ts";
+import { KeyChanges, PrincipalCache, type RevokedKey } from "../keys/index.ts";
 import { Metrics } from "../metrics.ts";
 import type { NatsLink } from "../nats/connect.ts";
 import { ChangeNotifier } from "../notifier.ts";
@@ -40,6 +40,13 @@ export interface AppDeps {
   authenticate?: Authenticate;
   /** Authenticated keys, shared with whoever LISTENs for revocations (assemble.ts). Default: 10 s TTL. */
   principalCache?: PrincipalCache;
+  /** Revocations of this and other replicas (assemble feeds it from KEYS_CHANNEL); default: this process's only. */
+  keyChanges?: KeyChanges;
+  /**
+   * The one "key revoked" hook: after a revocation committed, with every key it revoked (the one
+   * asked for and those it created, transitively), e.g. to revoke their NATS credentials.
+   */
+  onKeysRevoked?: (revoked: RevokedKey[]) => Promise<void>;
   /** Rate limits and the NATS account seed (SECURITY.md). */
   auth?: AuthConfig;
   bodyLimitBytes?: number;
@@ -75,6 +82,8 @@ export function createApp(deps: AppDeps) {
   const metrics = deps.metrics ?? new Metrics();
   const notifier = deps.notifier ?? new ChangeNotifier(deps.nats);
   const principalCache = deps.principalCache ?? new PrincipalCache({ ttlMs: 10_000 });
+  const keyChanges = deps.keyChanges ?? new KeyChanges();
+  keyChanges.subscribe(() => principalCache.clear());
   const authenticate =
     deps.authenticate ?? createAuthenticator({ adminToken: deps.adminToken, db: deps.database.db, cache: principalCache });
   const store: StoreDeps = {
@@ -96,6 +105,7 @@ export function createApp(deps: AppDeps) {
     notifier,
     ssePingMs: deps.ssePingMs ?? 15_000,
     streamSlots: new StreamSlots(deps.sseMaxPerToken ?? 16),
+    keyChanges,
   };
   const authFailures = authFailureLimiter(deps.authFailRateLimit);
 
@@ -133,6 +143,7 @@ export function createApp(deps: AppDeps) {
     }
     c.set("principal", principal);
     c.set("tokenHash", tokenHash);
+    c.set("stillAuthenticated", async () => (await authenticate(token!, tokenHash)) !== undefined);
     await next();
   });
   app.use("/v1/*", rateLimit({ keys: deps.auth?.rateLimit, admin: deps.auth?.adminRateLimit }));
@@ -140,7 +151,17 @@ export function createApp(deps: AppDeps) {
   app.route("/v1/events", eventRoutes(routeDeps));
   app.route("/v1/stats", schemaCountRoutes(routeDeps));
   app.route("/v1/agents", agentConsumerRoutes({ nats: deps.nats }));
-  app.route("/v1/keys", keyRoutes({ ...routeDeps, now: store.now, onRevoked: () => principalCache.clear() }));
+  app.route(
+    "/v1/keys",
+    keyRoutes({
+      ...routeDeps,
+      now: store.now,
+      onRevoked: async (revoked) => {
+        keyChanges.changed();
+        await deps.onKeysRevoked?.(revoked);
+      },
+    }),
+  );
   app.route("/v1/outbox", outboxRoutes({ ...routeDeps, onRetry: () => deps.onOutboxRetry?.() }));
   app.route(
     "/v1/nats",
