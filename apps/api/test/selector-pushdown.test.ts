@@ -17,19 +17,47 @@ import { needsPostFilter } from "../src/store/selector-sql.ts";
 const OWNER = "pushdown";
 const KEYS = ["url", "lang", "n", "list", "meta", "length", "0"];
 const scalar = fc.oneof(
-  fc.constantFrom("https://a.example/x", "en", "de", "", "say \"hi\"", "ünï", "1", "true", "null"),
+  fc.constantFrom("https://a.example/x", "en", "de", "", 'say "hi"', "ünï", "1", "true", "null"),
   fc.constantFrom(0, 1, -1, 1.5, 40, 1e21, 0.1),
   fc.boolean(),
   fc.constant(null),
 );
 const value: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
-  v: fc.oneof({ depthSize: "small", withCrossShrink: true }, scalar, fc.array(tie("v"), { maxLength: 3 }), fc.dictionary(fc.constantFrom(...KEYS), tie("v"), { maxKeys: 3 })),
+  v: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    scalar,
+    fc.array(tie("v"), { maxLength: 3 }),
+    fc.dictionary(fc.constantFrom(...KEYS), tie("v"), { maxKeys: 3 }),
+  ),
 })).v;
 const context = fc.dictionary(fc.constantFrom(...KEYS), value, { maxKeys: 5 });
-const path = fc.constantFrom("$", "$.url", "$.lang", "$.n", "$.meta.url", "$.meta.n", "$.list[0]", "$.list[1].lang", "$.list.length", "$.list.0", "$.0", "$.length", "$['meta']['lang']", "$.missing");
+const path = fc.constantFrom(
+  "$",
+  "$.url",
+  "$.lang",
+  "$.n",
+  "$.meta.url",
+  "$.meta.n",
+  "$.list[0]",
+  "$.list[1].lang",
+  "$.list.length",
+  "$.list.0",
+  "$.0",
+  "$.length",
+  "$['meta']['lang']",
+  "$.missing",
+);
 const condition: fc.Arbitrary<ContextMatch> = fc.oneof(
-  fc.record({ path, op: fc.constant("eq" as const), value: fc.oneof(scalar, fc.constant(["en"]), fc.constant({ url: "en" })) }),
-  fc.record({ path, op: fc.constant("in" as const), value: fc.array(scalar, { minLength: 1, maxLength: 4 }) }),
+  fc.record({
+    path,
+    op: fc.constant("eq" as const),
+    value: fc.oneof(scalar, fc.constant(["en"]), fc.constant({ url: "en" })),
+  }),
+  fc.record({
+    path,
+    op: fc.constant("in" as const),
+    value: fc.array(scalar, { minLength: 1, maxLength: 4 }),
+  }),
   fc.record({ path, op: fc.constant("exists" as const), value: fc.boolean() }),
   fc.record({ path, op: fc.constant("ne" as const), value: scalar }),
 );
@@ -45,7 +73,11 @@ describe("context_match in SQL answers what the compiled selector answers", () =
     await migrate(database);
     const contexts = fc.sample(context, { numRuns: 300, seed: 39 });
     const at = new Date("2026-01-01T00:00:00Z");
-    for (const [i, c] of contexts.entries()) rows.push({ id: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`, context: JSON.parse(JSON.stringify(c)) as Record<string, unknown> });
+    for (const [i, c] of contexts.entries())
+      rows.push({
+        id: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`,
+        context: JSON.parse(JSON.stringify(c)) as Record<string, unknown>,
+      });
     await database.db.insert(breadcrumbs).values(
       rows.map((r, i) => ({
         id: r.id,
@@ -68,7 +100,10 @@ describe("context_match in SQL answers what the compiled selector answers", () =
 
   const viaApi = async (spec: Selector) => {
     const compiled = compileSelector(spec);
-    const page = await listBreadcrumbs(database.db, OWNER, { selector: { spec, matches: (b, budget) => compiled.matches(b, budget) }, limit: 500 });
+    const page = await listBreadcrumbs(database.db, OWNER, {
+      selector: { spec, matches: (b, budget) => compiled.matches(b, budget) },
+      limit: 500,
+    });
     return page.items.map((b) => b.id).sort();
   };
   const inJs = (spec: Selector) => {

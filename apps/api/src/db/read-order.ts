@@ -31,7 +31,10 @@ export const BREADCRUMB_ORDER: ReadOrder<"updated_at" | "id"> = {
 export const HISTORY_ORDER: ReadOrder<"seq"> = { keys: [["seq", "asc"]] };
 
 /** The index keys of `order`, for `index(...).on(prefix..., ...indexKeys(t, order))` in a table definition. */
-export function indexKeys<K extends string>(t: Record<K, ExtraConfigColumn>, order: ReadOrder<K>): ExtraConfigColumn[] {
+export function indexKeys<K extends string>(
+  t: Record<K, ExtraConfigColumn>,
+  order: ReadOrder<K>,
+): ExtraConfigColumn[] {
   return order.keys.map(([k, dir]) => {
     const column = t[k];
     return (dir === "desc" ? column.desc() : column.asc()).nullsLast() as ExtraConfigColumn;
@@ -40,16 +43,23 @@ export function indexKeys<K extends string>(t: Record<K, ExtraConfigColumn>, ord
 
 /** The ORDER BY of `order` on `table`'s columns: exactly the index's keys. */
 export function orderByKeys<K extends string>(table: Record<K, PgColumn>, order: ReadOrder<K>): SQL[] {
-  return order.keys.map(([k, dir]) => sql`${table[k]} ${sql.raw(dir === "desc" ? "DESC" : "ASC")} NULLS LAST`);
+  return order.keys.map(
+    ([k, dir]) => sql`${table[k]} ${sql.raw(dir === "desc" ? "DESC" : "ASC")} NULLS LAST`,
+  );
 }
 
 /**
  * The keyset condition "strictly after `values` in `order`": one row comparison, which the btree
  * walks as an index condition because all keys share one direction.
  */
-export function afterKeys<K extends string>(table: Record<K, PgColumn>, order: ReadOrder<K>, values: readonly SQL[]): SQL {
+export function afterKeys<K extends string>(
+  table: Record<K, PgColumn>,
+  order: ReadOrder<K>,
+  values: readonly SQL[],
+): SQL {
   const dirs = new Set(order.keys.map(([, d]) => d));
-  if (dirs.size !== 1 || values.length !== order.keys.length) throw new Error("afterKeys: one direction and one value per key");
+  if (dirs.size !== 1 || values.length !== order.keys.length)
+    throw new Error("afterKeys: one direction and one value per key");
   const cols = sql.join(
     order.keys.map(([k]) => sql`${table[k]}`),
     sql`, `,

@@ -6,8 +6,12 @@ const push = (path: string, op: ContextMatch["op"], value?: unknown) => pushedJs
 
 describe("context_match pushed into SQL", () => {
   it("pushes equality on a definite path as a strict jsonpath the GIN index serves", () => {
-    expect(push("$.url", "eq", "https://example.com/a")).toBe('strict $."url" ? (@ == "https://example.com/a")');
-    expect(push("$.meta['og:title']", "eq", 'say "hi"')).toBe('strict $."meta"."og:title" ? (@ == "say \\"hi\\"")');
+    expect(push("$.url", "eq", "https://example.com/a")).toBe(
+      'strict $."url" ? (@ == "https://example.com/a")',
+    );
+    expect(push("$.meta['og:title']", "eq", 'say "hi"')).toBe(
+      'strict $."meta"."og:title" ? (@ == "say \\"hi\\"")',
+    );
     expect(push("$.viewport.scrollY", "eq", 40)).toBe('strict $."viewport"."scrollY" ? (@ == 40)');
     expect(push("$.links[0].hidden", "eq", false)).toBe('strict $."links"[0]."hidden" ? (@ == false)');
     expect(push("$.gone", "eq", null)).toBe('strict $."gone" ? (@ == null)');
@@ -15,19 +19,30 @@ describe("context_match pushed into SQL", () => {
   });
 
   it("pushes `in` over scalars as one filter of alternatives, each value once", () => {
-    expect(push("$.lang", "in", ["en", "de", "en", 3])).toBe('strict $."lang" ? (@ == "en" || @ == "de" || @ == 3)');
+    expect(push("$.lang", "in", ["en", "de", "en", 3])).toBe(
+      'strict $."lang" ? (@ == "en" || @ == "de" || @ == 3)',
+    );
   });
 
   it("leaves to JS what the index cannot find or jsonpath would answer differently", () => {
     // Not an equality: the index cannot look these up, so SQL would walk every row of the owner.
     for (const op of ["ne", "nin", "contains", "contains_any", "exists", "gt", "lt", "matches"] as const) {
-      expect(push("$.url", op, op.endsWith("n") || op.startsWith("contains_") ? ["x"] : "x"), op).toBeUndefined();
+      expect(
+        push("$.url", op, op.endsWith("n") || op.startsWith("contains_") ? ["x"] : "x"),
+        op,
+      ).toBeUndefined();
     }
     expect(push("$.tags", "eq", ["a"])).toBeUndefined(); // jsonpath compares scalars only
     expect(push("$.meta", "eq", { a: 1 })).toBeUndefined();
     expect(push("$.lang", "in", ["en", { a: 1 }])).toBeUndefined();
     expect(push("$.lang", "in", [])).toBeUndefined();
-    expect(push("$.lang", "in", Array.from({ length: 101 }, (_, i) => `l${i}`))).toBeUndefined();
+    expect(
+      push(
+        "$.lang",
+        "in",
+        Array.from({ length: 101 }, (_, i) => `l${i}`),
+      ),
+    ).toBeUndefined();
     expect(push("$.t", "eq", "nul\u0000")).toBeUndefined(); // Postgres refuses NUL in a jsonpath string
     expect(push("$.t", "eq", "lone \ud800")).toBeUndefined();
   });

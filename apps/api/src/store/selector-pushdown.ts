@@ -35,7 +35,8 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 function scalarLiteral(v: unknown): string | undefined {
   if (v === null || typeof v === "boolean") return String(v);
   if (typeof v === "number") return Number.isFinite(v) ? JSON.stringify(v) : undefined;
-  if (typeof v === "string") return v.includes("\u0000") || LONE_SURROGATE.test(v) ? undefined : JSON.stringify(v);
+  if (typeof v === "string")
+    return v.includes("\u0000") || LONE_SURROGATE.test(v) ? undefined : JSON.stringify(v);
   return undefined;
 }
 
@@ -69,7 +70,12 @@ export function strictPathOf(source: string): string | undefined {
 export function pushedJsonPath(cond: ContextMatch): string | undefined {
   let operands: Scalar[];
   if (cond.op === "eq") operands = [cond.value as Scalar];
-  else if (cond.op === "in" && Array.isArray(cond.value) && cond.value.length > 0 && cond.value.length <= MAX_PUSHED_IN) {
+  else if (
+    cond.op === "in" &&
+    Array.isArray(cond.value) &&
+    cond.value.length > 0 &&
+    cond.value.length <= MAX_PUSHED_IN
+  ) {
     operands = cond.value as Scalar[];
   } else return undefined;
   const literals = operands.map(scalarLiteral);
