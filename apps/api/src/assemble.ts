@@ -90,6 +90,7 @@ export async function assembleApi(opts: AssembleOptions): Promise<ApiStack> {
       adminToken: config.token,
       principalCache,
       keyChanges,
+      natsPublicUrl: config.natsPublicUrl ?? config.natsUrl,
       auth: config.auth,
       bodyLimitBytes: config.bodyLimitBytes,
       ssePingMs: config.ssePingMs,

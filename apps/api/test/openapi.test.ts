@@ -197,6 +197,7 @@ describe("the OpenAPI document", () => {
     // NATS credentials, the outbox.
     expect((await call("POST", "/v1/nats/credentials", "/v1/nats/credentials", { json: { kind: "extension", extension_id: "doc" } })).body).toMatchObject({ kind: "extension" });
     await call("POST", "/v1/nats/credentials", "/v1/nats/credentials", { method: "POST" });
+    expect((await call("GET", "/v1/nats/servers", "/v1/nats/servers")).body).toEqual({ servers: [s.natsServer.url] });
     expect((await call("POST", "/v1/nats/credentials", "/v1/nats/credentials", { json: { ttl_seconds: 1 } })).res.status).toBe(400);
     await call("GET", "/v1/outbox/parked", "/v1/outbox/parked");
     expect((await call("GET", "/v1/outbox/parked", "/v1/outbox/parked?limit=0")).res.status).toBe(400);

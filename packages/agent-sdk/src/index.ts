@@ -1,5 +1,6 @@
 export { CrumbsClient, connectNats, type ConnectNatsOptions, type CrumbsClientOptions } from "./client.ts";
 export { NatsCredsError } from "./nats-creds.ts";
+export { connectWithToken, type TokenNats, type TokenNatsOptions } from "./token-nats.ts";
 export {
   CrumbsHttp,
   type CallOptions,
@@ -32,6 +33,7 @@ export {
   type ApiKeyList,
   type LlmView,
   type NatsCredentials,
+  type NatsServers,
   type NewApiKey,
   type ParkedOutboxPage,
   type PatchBreadcrumb,

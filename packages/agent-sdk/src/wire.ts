@@ -9,6 +9,7 @@ import {
   createBreadcrumbBodySchema,
   EVENT_TYPES_SHORT,
   natsCredentialsSchema as strictNatsCredentialsSchema,
+  natsServersSchema as strictNatsServersSchema,
   newApiKeySchema as strictNewApiKeySchema,
   outboxRetryResultSchema as strictOutboxRetryResultSchema,
   parkedOutboxPageSchema as strictParkedOutboxPageSchema,
@@ -64,6 +65,8 @@ export const outboxRetryResultSchema = strictOutboxRetryResultSchema.loose();
 
 export const natsCredentialsSchema = strictNatsCredentialsSchema.loose();
 export type NatsCredentials = z.infer<typeof natsCredentialsSchema>;
+export const natsServersSchema = strictNatsServersSchema.loose();
+export type NatsServers = z.infer<typeof natsServersSchema>;
 
 export const schemaCountsSchema = strictSchemaCountsSchema.loose();
 export type SchemaCounts = z.infer<typeof schemaCountsSchema>;

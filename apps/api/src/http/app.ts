@@ -25,6 +25,7 @@ import { eventRoutes } from "./routes/events.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { keyRoutes } from "./routes/keys.ts";
 import { natsCredentialRoutes } from "./routes/nats-credentials.ts";
+import { natsServerRoutes } from "./routes/nats-servers.ts";
 import { outboxRoutes } from "./routes/outbox.ts";
 import { schemaCountRoutes } from "./routes/schema-counts.ts";
 import { authFailureLimiter } from "./auth-failures.ts";
@@ -40,6 +41,8 @@ export interface AppDeps {
   authenticate?: Authenticate;
   /** Authenticated keys, shared with whoever LISTENs for revocations (assemble.ts). Default: 10 s TTL. */
   principalCache?: PrincipalCache;
+  /** The NATS servers clients are told to use (GET /v1/nats/servers): CRUMBS_NATS_PUBLIC_URL, else NATS_URL. */
+  natsPublicUrl?: string;
   /** Revocations of this and other replicas (assemble feeds it from KEYS_CHANNEL); default: this process's only. */
   keyChanges?: KeyChanges;
   /**
@@ -163,6 +166,7 @@ export function createApp(deps: AppDeps) {
     }),
   );
   app.route("/v1/outbox", outboxRoutes({ ...routeDeps, onRetry: () => deps.onOutboxRetry?.() }));
+  app.route("/v1/nats", natsServerRoutes({ natsUrl: deps.natsPublicUrl }));
   app.route(
     "/v1/nats",
     natsCredentialRoutes({ accountSeed: deps.auth?.natsAccountSeed, bodyLimitBytes: routeDeps.bodyLimitBytes, now: store.now }),
