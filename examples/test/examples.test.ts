@@ -1,9 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { waitFor, waitForConsumerDrained } from "@crumbs/testkit";
+import { waitForConsumerDrained } from "@crumbs/testkit";
 import { STREAM } from "@crumbs/agent-sdk";
 import {
   chatMessage,
@@ -16,8 +13,6 @@ import {
   type TestStack,
 } from "../../apps/runner/test/stack.ts";
 import { runCli } from "../../apps/cli/test/run-cli.ts";
-import { mintRunnerUser } from "../../apps/api/src/nats-auth/index.ts";
-import { startLockedStack, TOKEN, type TestStack as ApiTestStack } from "../../apps/api/test/stack.ts";
 
 
 /** An example as its README runs it: TypeScript through tsx. */
@@ -102,42 +97,5 @@ describe("example agents", () => {
     const repliedTo = answers.map((a) => (a.context.in_reply_to as { version: number }).version).sort();
     expect(repliedTo).toEqual([1, 2, 3]);
     echo.kill("SIGTERM");
-  });
-});
-
-describe("the raw NATS agent on a locked NATS (as npm start and docker compose run it)", () => {
-  let s: ApiTestStack;
-  let dir: string;
-  const children: ChildProcess[] = [];
-  beforeAll(async () => {
-    s = await startLockedStack();
-    dir = await mkdtemp(join(tmpdir(), "crumbs-raw-locked-"));
-  });
-  afterAll(async () => {
-    for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
-    await s?.dispose();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
-
-  it("takes NATS_CREDS and answers; without them the server refuses it", async () => {
-    const url = await s.serve();
-    const creds = join(dir, "runner.creds");
-    await writeFile(creds, mintRunnerUser(s.config.auth!.natsAccountSeed!).creds);
-    const env = { CRUMBS_URL: url, CRUMBS_TOKEN: TOKEN, NATS_URL: s.natsServer.url };
-    const refused = run("examples/raw-nats-agent.ts", env);
-    children.push(refused);
-    await refused.exited;
-    expect(refused.output.join("")).toContain("Authorization Violation");
-
-    const raw = run("examples/raw-nats-agent.ts", { ...env, NATS_CREDS: creds });
-    children.push(raw);
-    await started(raw, "raw-upper listening");
-    await s.call("/v1/breadcrumbs", { method: "POST", json: chatMessage("locked and loud", "ex9") });
-    await waitFor(async () => {
-      const res = await s.call("/v1/breadcrumbs?schema_name=agent.response.v1&tag=session:ex9");
-      const items = ((await res.json()) as { items: { context: { content: string } }[] }).items;
-      return items[0]?.context.content === "LOCKED AND LOUD";
-    }, { timeout: 20_000, message: "the raw agent's answer" });
-    raw.kill("SIGTERM");
   });
 });
