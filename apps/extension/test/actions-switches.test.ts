@@ -11,7 +11,7 @@ let h: Harness;
 let page: Page;
 beforeAll(async () => {
   h = await startHarness();
-  page = await h.openFixture("eyes-switch.html");
+  page = await h.openFixture("actions-switches.html");
 });
 afterAll(async () => {
   await h?.close();

@@ -25,7 +25,7 @@ const snap = (params: Record<string, unknown> = {}) => ok<Snap>(h, "snapshot", p
 describe("a mail client whose page does not scroll and whose panes do", () => {
   let page: Page;
   beforeAll(async () => {
-    page = await h.openFixture("eyes-mail.html");
+    page = await h.openFixture("snap-panes.html");
   });
 
   it("reads every pane in full within the budget, also below an overflow-x: hidden pane's fold", async () => {
@@ -69,7 +69,7 @@ describe("a mail client whose page does not scroll and whose panes do", () => {
 describe("a dialog whose body scrolls above its footer", () => {
   let page: Page;
   beforeAll(async () => {
-    page = await h.openFixture("eyes-dialog.html");
+    page = await h.openFixture("snap-dialog-list.html");
   });
 
   it("marks no option covered because its hidden centre lies under the footer; what the overlay covers still is", async () => {
