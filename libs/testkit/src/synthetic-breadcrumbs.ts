@@ -2,7 +2,7 @@ import type postgres from "postgres";
 
 /**
  * Many breadcrumbs written straight into a migrated crumbs database by one SQL statement each
- * (generate_series), for the query-plan guard (apps/api/test/query-plans.test.ts) and the `scale`
+ * (generate_series), for the query-plan guard (services/api/test/query-plans.test.ts) and the `scale`
  * bench: through the API, a million rows would take hours. Every row also gets its `created`
  * history row, the owners' head rows and the counts per schema are set as the writes would have
  * left them, and nothing goes to the outbox (the relay would publish all of it).
