@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createNatsTrust, mintRunnerUser } from "../../api/src/nats-auth/index.ts";
 import { startLockedStack, type TestStack } from "../../api/test/stack.ts";
 import { cleanEnv, runCli } from "./run-cli.ts";
 
@@ -33,8 +32,10 @@ describe("crumbs replay --publish on a locked NATS", () => {
     runCli(["replay", "--since", "1h", "--publish", prefix], { env: cleanEnv({ CRUMBS_URL: url, CRUMBS_TOKEN: token, ...env }), cwd: dir });
 
   it("credentials of another account: one line saying NATS refused them and what to do, not unreachable", async () => {
-    const foreign = join(dir, "foreign.creds");
-    await writeFile(foreign, mintRunnerUser(createNatsTrust().accountSeed).creds);
+    // Keys of another operator and account, as `crumbs keys nats-init` makes them for a new server.
+    const other = join(dir, "other-account");
+    expect((await runCli(["keys", "nats-init", "--out", other], { env: cleanEnv({}) })).code).toBe(0);
+    const foreign = join(other, "runner.creds");
     const res = await replay({ NATS_URL: s.natsServer.url, NATS_CREDS: foreign });
     expect(res.code).toBe(1);
     const lines = res.stderr.trim().split("\n");
