@@ -194,15 +194,18 @@ describe("extension NATS credentials (locked nats-server)", () => {
         stream_name: "CRUMBS",
         config: { durable_name: name, filter_subject: A_ACTIONS, ack_policy: "none", deliver_policy: "new", deliver_subject: deliver },
       });
-    // Onto the stream's own subjects is a cycle; onto B's subjects is a subject of A's account that nothing imports.
-    expect(await create("crumbs.A.created.note.v1")).toMatchObject({ error: { description: "consumer deliver subject forms a cycle" } });
-    expect(await create("crumbs.B.created.note.v1")).toMatchObject({ config: { filter_subject: A_ACTIONS } });
-    const bStream = async () => (await adminB.jetstreamManager()).streams.info("CRUMBS");
+    // Onto the stream's subjects (crumbs.>, B's included) is a cycle; onto B's replay subject is a subject of A's
+    // account that nothing imports.
+    for (const cycle of ["crumbs.A.created.note.v1", "crumbs.B.created.note.v1"]) {
+      expect(await create(cycle)).toMatchObject({ error: { description: "consumer deliver subject forms a cycle" } });
+    }
+    expect(await create("replay.B.created.note.v1")).toMatchObject({ config: { filter_subject: A_ACTIONS } });
+    const bStream = async () => (await adminB.jetstreamManager()).streams.info("REPLAY");
     const mainBefore = (await (await stack.nats.nc.jetstreamManager()).streams.info("CRUMBS")).state.messages;
     const bBefore = (await bStream()).state.messages;
     await action(tokens.A);
     // A push consumer delivers only where someone in A's account listens, and none of A's users may listen on
-    // crumbs.B.>: the action stays pending. Had it been delivered, it would be on A's own crumbs.B... subject,
+    // replay.B.>: the action stays pending. Had it been delivered, it would be on A's own replay.B... subject,
     // which no stream and no import carries anywhere.
     const held = await waitFor(
       async () => {

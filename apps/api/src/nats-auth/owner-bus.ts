@@ -1,5 +1,5 @@
 import { connect, DiscardPolicy, jwtAuthenticator, nanos, RetentionPolicy, StorageType, type NatsConnection, type StreamConfig } from "nats";
-import { ownerSubjects } from "@crumbs/schemas";
+import { STREAM_SUBJECTS } from "@crumbs/schemas";
 import { UnavailableError } from "../errors.ts";
 import { DUPLICATE_WINDOW_MS } from "../nats/stream.ts";
 import { keyUserKey, OWNER_STREAMS, ownerAccountJwt, ownerAccountKey, REVOCATION_HORIZON_SECONDS } from "./owner-account.ts";
@@ -110,8 +110,12 @@ export class OwnerBus {
       for (const want of this.streamConfigs(owner)) {
         const info = await jsm.streams.info(want.name).catch(() => undefined);
         if (!info) await jsm.streams.add(want);
-        else if (info.config.max_bytes !== want.max_bytes || info.config.max_age !== want.max_age) {
-          await jsm.streams.update(want.name, { ...info.config, max_bytes: want.max_bytes, max_age: want.max_age });
+        else if (
+          info.config.max_bytes !== want.max_bytes ||
+          info.config.max_age !== want.max_age ||
+          info.config.subjects.join() !== want.subjects!.join()
+        ) {
+          await jsm.streams.update(want.name, { ...info.config, max_bytes: want.max_bytes, max_age: want.max_age, subjects: want.subjects! });
         }
       }
     } catch (err) {
@@ -132,7 +136,9 @@ export class OwnerBus {
       num_replicas: this.opts.replicas,
     };
     return [
-      { ...common, name: OWNER_STREAMS.events.name, subjects: [ownerSubjects(owner)], max_bytes: OWNER_STREAMS.events.maxBytes },
+      // `crumbs.>`, not `crumbs.<owner>.>`: it holds only what the import brings (the owner's events), and a
+      // filter written for the main stream (`crumbs.*.created.<schema>`, the runner's and the SDK's) is valid on it.
+      { ...common, name: OWNER_STREAMS.events.name, subjects: [...STREAM_SUBJECTS], max_bytes: OWNER_STREAMS.events.maxBytes },
       {
         ...common,
         name: OWNER_STREAMS.replay.name,
