@@ -2,7 +2,7 @@ import { AckPolicy, connect, DeliverPolicy, jwtAuthenticator, type NatsConnectio
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@crumbs/testkit";
 import { mintUser, ownerAccountKey } from "../src/nats-auth/index.ts";
-import { connectWith, mintCreds, ownerAdmin, type MintedCreds } from "./owner-nats.ts";
+import { connectWith, createOwnerKey, mintCreds, ownerAdmin, putNote, type MintedCreds } from "./owner-nats.ts";
 import { startLockedStack, type TestStack } from "./stack.ts";
 
 /**
@@ -18,16 +18,8 @@ let stack: TestStack;
 const conns: NatsConnection[] = [];
 const track = (nc: NatsConnection) => (conns.push(nc), nc);
 
-const createKey = async (owner: string) => {
-  const res = await stack.call("/v1/keys", { method: "POST", json: { owner, scopes: ["read", "write", "subscribe"] } });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { token: string }).token;
-};
-const put = async (token: string, title: string) => {
-  const res = await stack.call("/v1/breadcrumbs", { token, method: "POST", json: { schema_name: "note.v1", title, context: { title } } });
-  expect(res.status).toBe(201);
-  return (await res.json()) as { id: string; seq?: number };
-};
+const createKey = async (owner: string) => (await createOwnerKey(stack, owner)).token;
+const put = (token: string, title: string) => putNote(stack, token, title);
 
 /** A user of `owner`'s account (or the CRUMBS account) that hears everything arriving there: never one an owner gets. */
 async function catchAll(account: "CRUMBS" | string) {

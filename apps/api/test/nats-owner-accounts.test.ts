@@ -2,7 +2,7 @@ import { AckPolicy, DeliverPolicy, type JsMsg, type NatsConnection } from "nats"
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@crumbs/testkit";
 import { cleanEnv, runCli } from "../../cli/test/run-cli.ts";
-import { connectWith, mintCreds, type MintedCreds } from "./owner-nats.ts";
+import { connectWith, createOwnerKey, mintCreds, putNote, type MintedCreds } from "./owner-nats.ts";
 import { startLockedStack, type TestStack } from "./stack.ts";
 
 /**
@@ -15,16 +15,8 @@ let stack: TestStack;
 let url: string;
 const conns: NatsConnection[] = [];
 
-const createKey = async (owner: string, extra: Record<string, unknown> = {}) => {
-  const res = await stack.call("/v1/keys", { method: "POST", json: { owner, scopes: ["read", "write", "subscribe"], ...extra } });
-  expect(res.status).toBe(201);
-  return (await res.json()) as { id: string; token: string; expires_at: string | null };
-};
-const put = async (token: string, title: string) => {
-  const res = await stack.call("/v1/breadcrumbs", { token, method: "POST", json: { schema_name: "note.v1", title, context: { title } } });
-  expect(res.status).toBe(201);
-  return (await res.json()) as { id: string; owner: string; version: number };
-};
+const createKey = (owner: string, extra: Record<string, unknown> = {}) => createOwnerKey(stack, owner, extra);
+const put = (token: string, title: string) => putNote(stack, token, title);
 const open = async (creds: MintedCreds, name?: string) => {
   const c = await connectWith(stack, creds, name ? { name } : {});
   conns.push(c.nc);

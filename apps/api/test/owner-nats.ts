@@ -14,6 +14,20 @@ export interface MintedCreds {
   extension?: { stream: string; consumer: string; filter_subject: string; inbox_prefix: string };
 }
 
+/** A read/write/subscribe key of `owner`, made with the admin token. */
+export async function createOwnerKey(stack: TestStack, owner: string, extra: Record<string, unknown> = {}) {
+  const res = await stack.call("/v1/keys", { method: "POST", json: { owner, scopes: ["read", "write", "subscribe"], ...extra } });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { id: string; token: string; expires_at: string | null };
+}
+
+/** A `note.v1` breadcrumb written with `token`. */
+export async function putNote(stack: TestStack, token: string, title: string) {
+  const res = await stack.call("/v1/breadcrumbs", { token, method: "POST", json: { schema_name: "note.v1", title, context: { title } } });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { id: string; owner: string; version: number };
+}
+
 export type CredsKind = { kind: "agent" } | { kind: "extension"; extension_id: string };
 
 /** Credentials minted by the API for `token`'s owner. */
