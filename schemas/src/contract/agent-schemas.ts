@@ -1,0 +1,68 @@
+import { z } from "zod";
+import { CrumbsError } from "./errors.ts";
+import { llmHintsSchema } from "../llm-view/llm-hints-schema.ts";
+import { schemaNameSchema } from "./names.ts";
+import { compileSelector } from "../selector/selector-compile.ts";
+import { selectorSchema } from "../selector/selector-schema.ts";
+
+// A selector inside a context is checked as deeply as one given to the API (paths, ops, regexes).
+const checkedSelectorSchema = selectorSchema.superRefine((sel, issues) => {
+  try {
+    compileSelector(sel);
+  } catch (e) {
+    if (!(e instanceof CrumbsError)) throw e;
+    issues.addIssue({ code: "custom", message: e.message });
+  }
+});
+
+export const agentIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, "1-64 characters of A-Z a-z 0-9 _ - (it names a JetStream consumer)");
+
+export const agentDefContextSchema = z.looseObject({
+  agent_id: agentIdSchema,
+  model: z.string().min(1).max(200),
+  system_prompt: z.string().max(100_000),
+  subscriptions: z.looseObject({ selectors: z.array(checkedSelectorSchema).min(1).max(50) }),
+  context_selectors: z.array(checkedSelectorSchema).max(20).optional(),
+  tools: z.array(z.string().min(1).max(100)).max(100).optional(),
+  capabilities: z.record(z.string(), z.unknown()).optional(),
+  /**
+   * Tokens of the session's earlier turns the runner puts into each prompt (docs/agents.md, "Memory");
+   * absent: the runner's RUNNER_MEMORY_TOKENS; 0: no memory.
+   */
+  memory_tokens: z.number().int().min(0).max(200_000).optional(),
+});
+export type AgentDefContext = z.infer<typeof agentDefContextSchema>;
+
+export const sessionIdSchema = z.string().min(1).max(200);
+
+export const chatMessageContextSchema = z.looseObject({
+  role: z.literal("user"),
+  content: z.string().max(100_000),
+  session_id: sessionIdSchema,
+});
+export type ChatMessageContext = z.infer<typeof chatMessageContextSchema>;
+
+export const agentResponseContextSchema = z.looseObject({
+  agent_id: agentIdSchema,
+  content: z.string().max(100_000),
+  session_id: sessionIdSchema,
+  in_reply_to: z.looseObject({ id: z.uuid(), version: z.number().int().min(1) }),
+  /** How the task ended when not by the model's own answer: `cancelled` when the user stopped it. */
+  status: z.enum(["cancelled"]).optional(),
+  /**
+   * True when this answer ends its task: no browser action of the same step follows. The extension
+   * takes down its "Agent at work" card and ungroups the task's tabs at once (docs/extension.md).
+   */
+  final: z.boolean().optional(),
+});
+export type AgentResponseContext = z.infer<typeof agentResponseContextSchema>;
+
+// Its llm_hints apply to the breadcrumbs of the defined schema, not to this breadcrumb's own view.
+export const schemaDefContextSchema = z.looseObject({
+  defines: schemaNameSchema,
+  description: z.string().max(10_000).optional(),
+  llm_hints: llmHintsSchema.optional(),
+});
+export type SchemaDefContext = z.infer<typeof schemaDefContextSchema>;
