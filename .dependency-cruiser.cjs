@@ -2,20 +2,26 @@
 // by `npm run depcheck`, which `npm test` runs. Paths are the resolved files: a workspace import
 // such as `@crumbs/schemas` resolves (through its package `exports`) to schemas/src/index.ts.
 
-/** Apps: processes someone runs. */
-const APPS = "^(services/[^/]+|extension|agents/(runner|examples)|bench)/";
-/** Libraries: imported by apps, never importing one. */
-const LIBRARIES = "^(schemas|migrations|libs/[^/]+|agents/(sdk|definitions))/";
+// Apps and libraries are told apart by the role each package.json declares (`"crumbs": { "role": "app" }`
+// or "library"; scripts/workspace-roles.cjs), not by folder: agents/ holds both.
+const { readWorkspaces, rolePatterns, folderPattern } = require("./scripts/workspace-roles.cjs");
+const roles = rolePatterns(readWorkspaces(__dirname));
+const { dirOf, packagesBut } = roles;
+
+/** Apps: processes someone runs (role "app"). */
+const APPS = roles.APPS;
+/** Libraries: imported by apps, never importing one (role "library"). */
+const LIBRARIES = roles.LIBRARIES;
+/** Every workspace package, captured so a rule can compare the importer's package with the target's. */
+const PACKAGE = roles.PACKAGE;
+/** A package's integration-test folder, the package captured. */
+const TEST_FOLDER = `${PACKAGE}test/`;
 /** Test files and test folders, of every package. */
 const TESTS = "(^|/)test/|\\.test\\.ts$";
-/** A package's integration-test folder. */
-const TEST_FOLDER = "^(extension|schemas|bench)/test/|^(services|agents|libs)/[a-z-]+/test/";
 /** The light subpaths of @crumbs/schemas (package.json `exports`), and the light modules they use. */
 const LIGHT_SCHEMAS =
   "^schemas/src/contract/(browser-action-schema|action-names|role-selector-schema|action-result-schema|task-cancel-schema|" +
   "reference-page-hints|pcd-schema|token-estimate|regex-limits|reference-event|sse-parser|nats-names|zod-mini|api-errors|errors)\\.ts$";
-/** Every workspace package, captured so a rule can compare the importer's package with the target's. */
-const PACKAGE = "^(extension|schemas|migrations|bench|services/[^/]+|agents/[^/]+|libs/[^/]+)/";
 
 module.exports = {
   forbidden: [
@@ -39,13 +45,13 @@ module.exports = {
       name: "tests-reach-only-test-helpers",
       severity: "error",
       comment: "A test of one package may import another package's test/ helpers, never its src/ by path.",
-      from: { path: "^(extension|schemas|bench|services/[^/]+|agents/[^/]+|libs/[^/]+)/test/" },
+      from: { path: TEST_FOLDER },
       to: { dependencyTypes: ["local"], path: PACKAGE, pathNot: ["^$1/", TEST_FOLDER] },
     },
     {
       name: "libraries-never-depend-on-apps",
       severity: "error",
-      comment: "schemas, agent-sdk, telemetry and testkit are below every app; an app is never imported by a library.",
+      comment: "Libraries (schemas, agent-sdk, agent-definitions, migrations, telemetry, testkit) are below every app; an app is never imported by a library.",
       from: { path: LIBRARIES, pathNot: TEST_FOLDER },
       to: { path: APPS },
     },
@@ -53,8 +59,8 @@ module.exports = {
       name: "schemas-depend-on-no-workspace",
       severity: "error",
       comment: "@crumbs/schemas is the contract: it imports no other workspace package.",
-      from: { path: "^schemas/" },
-      to: { path: PACKAGE, pathNot: "^schemas/" },
+      from: { path: folderPattern([dirOf("@crumbs/schemas")]) },
+      to: { path: packagesBut("@crumbs/schemas") },
     },
     {
       name: "apps-do-not-import-apps",
@@ -63,8 +69,8 @@ module.exports = {
         "Apps talk over HTTP and NATS, not imports. Exceptions: the CLI launches the API and the runner " +
         "(`crumbs start|api|runner`), bench measures them, tests start whatever they test, and the API serves the " +
         "dashboard's built files (it imports only where they are: services/dashboard/index.ts).",
-      from: { path: "^(services/(api|dashboard)|extension|agents/(runner|examples))/", pathNot: TESTS },
-      to: { path: APPS, pathNot: ["^$1/", "^services/dashboard/index\\.ts$"] },
+      from: { path: APPS, pathNot: [TESTS, folderPattern([dirOf("@crumbs/cli"), dirOf("@crumbs/bench")])] },
+      to: { path: APPS, pathNot: ["^$1/", `^${dirOf("@crumbs/dashboard")}/index\\.ts$`] },
     },
     {
       name: "extension-is-browser-only",
@@ -84,7 +90,7 @@ module.exports = {
       from: { path: "^extension/src/" },
       to: {
         path: [
-          "^(services/[^/]+|agents/[^/]+|libs/[^/]+|migrations|bench)/",
+          packagesBut("@crumbs/extension", "@crumbs/schemas"),
           "node_modules/(nats|postgres|drizzle-orm|@electric-sql|playwright-core|handlebars|jsonpath-plus)/",
         ],
       },
@@ -94,11 +100,11 @@ module.exports = {
       name: "extension-bundles-stay-apart",
       severity: "error",
       comment:
-        "background/ (the worker), content/ (the page), sidepanel/, options/ and re2/ (the RE2 engine injected " +
-        "beside the content script) are bundles in their own realms: they talk through messages, storage and " +
+        "background/ (the worker), content/ (the page), sidepanel/, options/, re2/ (the RE2 engine injected " +
+        "beside the content script) and page-world/ (the probe in the page's own JS world) are bundles in their own realms: they talk through messages, storage and " +
         "one global, whose shapes are in shared/, never by importing each other.",
-      from: { path: "^extension/src/(background|content|sidepanel|options|re2)/" },
-      to: { path: "^extension/src/(background|content|sidepanel|options|re2)/", pathNot: "^extension/src/$1/" },
+      from: { path: "^extension/src/(background|content|sidepanel|options|re2|page-world)/" },
+      to: { path: "^extension/src/(background|content|sidepanel|options|re2|page-world)/", pathNot: "^extension/src/$1/" },
     },
     {
       name: "extension-shared-is-the-protocol",
@@ -207,8 +213,8 @@ module.exports = {
       name: "test-support-only-from-tests",
       severity: "error",
       comment: "@crumbs/testkit and vitest are for tests (and bench, which drives the same servers), never for shipped code.",
-      from: { path: PACKAGE, pathNot: [TESTS, "^bench/", "^libs/testkit/"] },
-      to: { path: ["^libs/testkit/", "node_modules/vitest/"] },
+      from: { path: PACKAGE, pathNot: [TESTS, folderPattern([dirOf("@crumbs/bench"), dirOf("@crumbs/testkit")])] },
+      to: { path: [folderPattern([dirOf("@crumbs/testkit")]), "node_modules/vitest/"] },
     },
   ],
   options: {

@@ -27,6 +27,12 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS is what dependency-cruiser loads its config as (.dependency-cruiser.cjs and what it requires).
+    files: ["**/*.cjs"],
+    languageOptions: { sourceType: "commonjs" },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+  {
     files: ["extension/src/**/*.ts"],
     languageOptions: { globals: { ...globals.browser, chrome: "readonly" } },
   },

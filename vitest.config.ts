@@ -17,7 +17,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["{services,extension,agents,schemas,libs,bench}/**/src/**/*.test.ts", "bench/{lib,suites}/**/*.test.ts"],
+          include: ["{services,extension,agents,schemas,libs,bench}/**/src/**/*.test.ts", "bench/{lib,suites}/**/*.test.ts", "scripts/**/*.test.ts"],
           exclude: ["**/node_modules/**", "**/dist/**"],
         },
       },
