@@ -13,8 +13,8 @@ import { subscribeEvents, type SubscribeOptions } from "./subscribe.ts";
 
 export interface CrumbsClientOptions extends HttpOptions {
   /**
-   * NATS servers for subscribe(), e.g. nats://127.0.0.1:4222 (default: `NATS_URL`, else the API's
-   * `GET /v1/nats/servers`).
+   * NATS servers for subscribe(), e.g. nats://127.0.0.1:4222 (default: `NATS_URL`, else the
+   * `servers` the API sends with the credentials).
    */
   natsUrl?: string;
   /**
@@ -79,7 +79,10 @@ export class CrumbsClient extends CrumbsHttp {
     const env = this.options.env ?? globalThis.process?.env ?? {};
     const natsUrl = this.options.natsUrl ?? env.NATS_URL;
     const creds = this.options.natsCreds ?? env.NATS_CREDS;
-    if (creds) return connectNats(natsUrl ?? (await this.natsServers()).servers.join(","), "crumbs-agent", { creds });
+    if (creds) {
+      if (!natsUrl) throw new Error("NATS_CREDS needs NATS_URL (or natsUrl) too");
+      return connectNats(natsUrl, "crumbs-agent", { creds });
+    }
     try {
       const session = await connectWithToken(this, { natsUrl, ...(this.options.natsCredentialsTtl ? { ttlSeconds: this.options.natsCredentialsTtl } : {}) });
       this.tokenNats = session;

@@ -11,7 +11,6 @@ import {
   historyItemSchema,
   llmViewSchema,
   natsCredentialsSchema,
-  natsServersSchema,
   newApiKeySchema,
   outboxRetryResultSchema,
   pageSchema,
@@ -22,7 +21,6 @@ import {
   type ApiKeyList,
   type LlmView,
   type NatsCredentials,
-  type NatsServers,
   type NewApiKey,
   type ParkedOutboxPage,
   type PatchBreadcrumb,
@@ -192,11 +190,6 @@ export class CrumbsHttp {
   /** NATS credentials limited to this token's owner (subscribe scope); an empty body asks for the defaults. */
   async natsCredentials(body: NatsCredentialsRequest = {}, opts: CallOptions = {}): Promise<NatsCredentials> {
     return this.request("POST", "/v1/nats/credentials", { body, schema: natsCredentialsSchema, signal: opts.signal });
-  }
-
-  /** Where a client of this API connects to NATS (`CRUMBS_NATS_PUBLIC_URL` or `NATS_URL` of the API). */
-  async natsServers(opts: CallOptions = {}): Promise<NatsServers> {
-    return this.request("GET", "/v1/nats/servers", { schema: natsServersSchema, signal: opts.signal });
   }
 
   // The relay's parked (dead-letter) outbox rows: the admin of owner "default" only.

@@ -33,7 +33,6 @@ export {
   type ApiKeyList,
   type LlmView,
   type NatsCredentials,
-  type NatsServers,
   type NewApiKey,
   type ParkedOutboxPage,
   type PatchBreadcrumb,

@@ -3,7 +3,7 @@ import { natsServers } from "@crumbs/schemas";
 import type { CrumbsHttp } from "./http-client.ts";
 
 export interface TokenNatsOptions {
-  /** NATS servers (comma-separated); unset: the API's `GET /v1/nats/servers`. */
+  /** NATS servers (comma-separated); unset: the `servers` the API sends with the credentials. */
   natsUrl?: string | undefined;
   name?: string;
   /** Lifetime asked for each credential (60-86,400 s; the API's default is 1 h). */
@@ -35,7 +35,7 @@ const RETRY_MS = 2_000;
 /**
  * Connects the way `new CrumbsClient({url, token})` does without NATS credentials of its own: the
  * API mints NATS credentials for the token's owner (`POST /v1/nats/credentials`) and says where
- * NATS is (`GET /v1/nats/servers`). nats.js calls the authenticator at every (re)connect, and it
+ * NATS is (their `servers`). nats.js calls the authenticator at every (re)connect, and it
  * answers with the credentials current at that moment; before they expire new ones are fetched
  * and the client reconnects with them (subscriptions and pull consumers carry over), so the
  * server never disconnects it for an expired JWT. A failed renewal is tried again every 2 s.
@@ -45,10 +45,15 @@ export async function connectWithToken(http: CrumbsHttp, opts: TokenNatsOptions 
   const body = opts.ttlSeconds ? { kind: "agent" as const, ttl_seconds: opts.ttlSeconds } : { kind: "agent" as const };
   const mint = async () => {
     const c = await http.natsCredentials(body);
-    return { auth: credsAuthenticator(new TextEncoder().encode(c.creds)), expiresAt: c.expires_at ? Date.parse(c.expires_at) : undefined };
+    return {
+      auth: credsAuthenticator(new TextEncoder().encode(c.creds)),
+      expiresAt: c.expires_at ? Date.parse(c.expires_at) : undefined,
+      servers: c.servers,
+    };
   };
   let current = await mint();
-  const servers = opts.natsUrl ? natsServers(opts.natsUrl) : (await http.natsServers()).servers;
+  const servers = opts.natsUrl ? natsServers(opts.natsUrl) : current.servers;
+  if (!servers?.length) throw new Error("the API sent no NATS servers with the credentials: set NATS_URL");
   const authenticator: Authenticator = (nonce?: string) => current.auth(nonce);
   const nc = await connect({
     servers,

@@ -9,7 +9,6 @@ import {
   createBreadcrumbBodySchema,
   EVENT_TYPES_SHORT,
   natsCredentialsSchema as strictNatsCredentialsSchema,
-  natsServersSchema as strictNatsServersSchema,
   newApiKeySchema as strictNewApiKeySchema,
   outboxRetryResultSchema as strictOutboxRetryResultSchema,
   parkedOutboxPageSchema as strictParkedOutboxPageSchema,
@@ -65,8 +64,6 @@ export const outboxRetryResultSchema = strictOutboxRetryResultSchema.loose();
 
 export const natsCredentialsSchema = strictNatsCredentialsSchema.loose();
 export type NatsCredentials = z.infer<typeof natsCredentialsSchema>;
-export const natsServersSchema = strictNatsServersSchema.loose();
-export type NatsServers = z.infer<typeof natsServersSchema>;
 
 export const schemaCountsSchema = strictSchemaCountsSchema.loose();
 export type SchemaCounts = z.infer<typeof schemaCountsSchema>;

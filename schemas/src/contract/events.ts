@@ -20,10 +20,6 @@ export function natsServers(url: string): string[] {
     .filter((s) => s.length > 0);
 }
 
-/** `GET /v1/nats/servers`: where a client of this API connects to NATS (what the SDK uses without NATS_URL). */
-export const natsServersSchema = z.object({ servers: z.array(z.string()).min(1) });
-export type NatsServers = z.infer<typeof natsServersSchema>;
-
 export const EVENT_TYPES = ["breadcrumb.created", "breadcrumb.updated", "breadcrumb.deleted"] as const;
 export const eventTypeSchema = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof eventTypeSchema>;

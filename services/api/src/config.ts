@@ -24,11 +24,6 @@ const envSchema = z.object({
     .string()
     .regex(/^(nats|tls|ws|wss):\/\/[^\s]+$/, "must be a nats:// URL, e.g. nats://127.0.0.1:4222")
     .default("nats://127.0.0.1:4222"),
-  /** The NATS servers clients are told to use (GET /v1/nats/servers) when NATS_URL is not what they reach (docker compose). */
-  CRUMBS_NATS_PUBLIC_URL: z
-    .string()
-    .regex(/^((nats|tls|ws|wss):\/\/[^\s,]+)(,(nats|tls|ws|wss):\/\/[^\s,]+)*$/, "must be nats:// URLs separated by commas")
-    .optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(8081),
   HOST: z.string().min(1).default("0.0.0.0"),
   CRUMBS_TOKEN: z.string().min(8, "must be at least 8 characters").optional(),
@@ -67,8 +62,6 @@ export interface ApiConfig {
   databaseUrl?: string;
   pgliteDir: string;
   natsUrl: string;
-  /** What clients are told to connect to (GET /v1/nats/servers); default natsUrl. */
-  natsPublicUrl?: string;
   port: number;
   host: string;
   /** Admin token of owner `default`. */
@@ -120,7 +113,6 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
     ...(e.DATABASE_URL ? { databaseUrl: e.DATABASE_URL } : {}),
     pgliteDir: e.CRUMBS_PGLITE_DIR,
     natsUrl: e.NATS_URL,
-    ...(e.CRUMBS_NATS_PUBLIC_URL ? { natsPublicUrl: e.CRUMBS_NATS_PUBLIC_URL } : {}),
     port: e.PORT,
     host: e.HOST,
     ...(e.CRUMBS_TOKEN ? { token: e.CRUMBS_TOKEN } : {}),

@@ -25,13 +25,13 @@ import { eventRoutes } from "./routes/events.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { keyRoutes } from "./routes/keys.ts";
 import { natsCredentialRoutes } from "./routes/nats-credentials.ts";
-import { natsServerRoutes } from "./routes/nats-servers.ts";
 import { outboxRoutes } from "./routes/outbox.ts";
 import { schemaCountRoutes } from "./routes/schema-counts.ts";
 import { authFailureLimiter } from "./auth-failures.ts";
 import { rateLimit } from "./rate-limit.ts";
 import type { RateLimit } from "./rate-limit-bucket.ts";
 import { StreamSlots } from "./stream-slots.ts";
+import type { OwnerBus } from "../nats-auth/owner-bus.ts";
 
 export interface AppDeps {
   database: Database;
@@ -41,8 +41,6 @@ export interface AppDeps {
   authenticate?: Authenticate;
   /** Authenticated keys, shared with whoever LISTENs for revocations (assemble.ts). Default: 10 s TTL. */
   principalCache?: PrincipalCache;
-  /** The NATS servers clients are told to use (GET /v1/nats/servers): CRUMBS_NATS_PUBLIC_URL, else NATS_URL. */
-  natsPublicUrl?: string;
   /** Revocations of this and other replicas (assemble feeds it from KEYS_CHANNEL); default: this process's only. */
   keyChanges?: KeyChanges;
   /**
@@ -58,6 +56,10 @@ export interface AppDeps {
   newId?: () => string;
   /** For readiness and for SSE wake-ups from other replicas. */
   nats?: NatsLink;
+  /** The owners' NATS accounts (with CRUMBS_NATS_ACCOUNT_SEED): minted credentials, revocations. */
+  ownerBus?: OwnerBus;
+  /** The NATS URLs a client is told to use with the credentials it gets. */
+  natsPublicServers?: string[];
   notifier?: ChangeNotifier;
   metrics?: Metrics;
   /** After every committed write, e.g. the relay's kick. */
@@ -154,6 +156,7 @@ export function createApp(deps: AppDeps) {
   app.route("/v1/events", eventRoutes(routeDeps));
   app.route("/v1/stats", schemaCountRoutes(routeDeps));
   app.route("/v1/agents", agentConsumerRoutes({ nats: deps.nats }));
+  const ownerBus = deps.ownerBus;
   app.route(
     "/v1/keys",
     keyRoutes({
@@ -163,13 +166,15 @@ export function createApp(deps: AppDeps) {
         keyChanges.changed();
         await deps.onKeysRevoked?.(revoked);
       },
+      // The key is revoked already; a NATS that cannot be reached now gets the revocation with the
+      // owner's next account push (every push carries all of them).
+      ...(ownerBus ? { onOwnerKeysRevoked: (owner: string) => ownerBus.keysRevoked(owner).catch((err: unknown) => reportError("nats revocation push failed", err, undefined)) } : {}),
     }),
   );
   app.route("/v1/outbox", outboxRoutes({ ...routeDeps, onRetry: () => deps.onOutboxRetry?.() }));
-  app.route("/v1/nats", natsServerRoutes({ natsUrl: deps.natsPublicUrl }));
   app.route(
     "/v1/nats",
-    natsCredentialRoutes({ accountSeed: deps.auth?.natsAccountSeed, bodyLimitBytes: routeDeps.bodyLimitBytes, now: store.now }),
+    natsCredentialRoutes({ ownerBus, servers: deps.natsPublicServers ?? [], bodyLimitBytes: routeDeps.bodyLimitBytes }),
   );
   return app;
 }

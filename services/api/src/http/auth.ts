@@ -56,7 +56,7 @@ export function createAuthenticator(opts: { adminToken?: string; db: Db; cache?:
       scopes: row.scopes,
       actor: row.name ? `key:${row.name}` : `key:${row.id}`,
       keyId: row.id,
-      expiresAt: row.expires_at,
+      keyExpiresAt: row.expires_at,
     };
     opts.cache?.set(hash, principal, row.expires_at);
     return principal;

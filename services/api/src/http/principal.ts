@@ -4,8 +4,7 @@ export interface Principal {
   scopes: string[];
   /** Written into created_by / updated_by. */
   actor: string;
-  /** The API key behind the token (absent for CRUMBS_TOKEN): what a key it creates records as its creator. */
+  /** The API key's id and expiry; absent for CRUMBS_TOKEN. What it grants (NATS credentials) ends with it. */
   keyId?: string;
-  /** When that key expires (null: never): a key it creates expires no later. */
-  expiresAt?: Date | null;
+  keyExpiresAt?: Date | null;
 }

@@ -88,6 +88,8 @@ export function keyRoutes(
      * forgets cached keys and closes their streams at once; other replicas hear the NOTIFY.
      */
     onRevoked?: (revoked: RevokedKey[]) => void | Promise<void>;
+    /** After keys of `owner` were revoked: their NATS credentials stop working (nats-auth/owner-bus.ts). */
+    onOwnerKeysRevoked?: (owner: string) => Promise<void>;
   },
 ) {
   const app = newRouter();
@@ -110,7 +112,7 @@ export function keyRoutes(
       scopes: body.scopes,
       name: body.name,
       // No key outlives the key that created it: revoking or expiring a key ends what it granted.
-      expiresAt: clampedExpiry(now, body.expires_in, principal.expiresAt),
+      expiresAt: clampedExpiry(now, body.expires_in, principal.keyExpiresAt),
       ...(principal.keyId ? { createdBy: principal.keyId } : {}),
       now,
     });
@@ -137,6 +139,8 @@ export function keyRoutes(
     const revoked = await revokeApiKey(db, keyId(params.id), ownerScope(c.get("principal")), deps.now());
     if (!revoked) throw new NotFoundError(`key ${params.id} not found`);
     await deps.onRevoked?.(revoked);
+    // A revoked tree may span owners (a root admin key's keys for others): each owner's account hears it.
+    for (const owner of new Set(revoked.map((k) => k.owner))) await deps.onOwnerKeysRevoked?.(owner);
     return c.body(null, 204);
   });
 
