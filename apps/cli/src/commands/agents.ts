@@ -1,11 +1,13 @@
 import { parseCommandArgs, runSubcommand } from "../args.ts";
 import { agentBodyFromFile, AGENT_SCHEMA, applyAgent, listAgents } from "../agent-defs.ts";
-import { apiClient } from "../client-config.ts";
+import { apiClient, loadClientConfig } from "../client-config.ts";
+import { installDefaultAgent } from "../default-agent.ts";
 import { printJson, type CliContext, type Command } from "../context.ts";
 import { readJsonInput } from "../read-input.ts";
 
 const usage = `usage: crumbs agents list [--json]
        crumbs agents apply FILE
+       crumbs agents install-default
 
 list         the ${AGENT_SCHEMA} breadcrumbs, one line each: <agent_id> <id> v<version> <model> <title>
 apply FILE   create the agent, or update the one with the same agent_id (If-Match on its version);
@@ -30,7 +32,21 @@ async function apply(args: string[], ctx: CliContext) {
   printJson(ctx, crumb);
 }
 
-const subcommands: Record<string, (args: string[], ctx: CliContext) => Promise<void>> = { list, apply };
+async function installDefault(args: string[], ctx: CliContext) {
+  parseCommandArgs(args, {}, usage);
+  const { url, token } = await loadClientConfig(ctx.env, ctx.cwd);
+  // The model is the runner's business (its environment); this only writes the agent breadcrumb.
+  const agent = await installDefaultAgent({ env: ctx.env, cwd: ctx.cwd, apiUrl: url, token, endpoints: {} });
+  if (agent.state === "off") return ctx.err("no agent installed (CRUMBS_DEFAULT_AGENT=off)");
+  const how = { created: "installed from", unchanged: "as in", kept: "your edited version kept; differs from" }[agent.state];
+  ctx.err(`${agent.agentId} v${agent.version} (${how} ${agent.file})`);
+}
+
+const subcommands: Record<string, (args: string[], ctx: CliContext) => Promise<void>> = {
+  list,
+  apply,
+  "install-default": installDefault,
+};
 
 export const agentsCommand: Command = {
   usage,
