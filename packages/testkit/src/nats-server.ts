@@ -27,6 +27,7 @@ export class NatsServer {
   private proc: ChildProcess | undefined;
   /** CRUMBS_TEST_SERVICES=containers: the server runs in this container instead of `proc`. */
   private container: StartedTestContainer | undefined;
+  private paused = false;
   port = -1;
   wsPort = -1;
 
@@ -150,6 +151,7 @@ export class NatsServer {
   /** Kill the server (SIGKILL by default, as an outage would). Data stays on disk. */
   async stop(signal: NodeJS.Signals = "SIGKILL"): Promise<void> {
     if (this.container) {
+      this.resume(); // a frozen container would not take the stop signal
       const container = this.container;
       this.container = undefined;
       // docker stop: SIGTERM, then SIGKILL after the timeout; 0 is a kill.
@@ -166,14 +168,18 @@ export class NatsServer {
   /** Freeze the server (SIGSTOP): connections stay open and nothing is answered, as a hung server's. */
   pause(): void {
     // A container's main process ignores signals sent from inside it; the cgroup freezer stops it all.
-    if (this.container) execFileSync("docker", ["pause", this.container.getId()]);
-    else if (this.proc && this.running) this.proc.kill("SIGSTOP");
+    if (this.container) {
+      if (!this.paused) execFileSync("docker", ["pause", this.container.getId()]);
+      this.paused = true;
+    } else if (this.proc && this.running) this.proc.kill("SIGSTOP");
   }
 
   /** Let a paused server go on (SIGCONT); it then handles what was sent to it meanwhile, in order. */
   resume(): void {
-    if (this.container) execFileSync("docker", ["unpause", this.container.getId()]);
-    else if (this.proc && this.running) this.proc.kill("SIGCONT");
+    if (this.container) {
+      if (this.paused) execFileSync("docker", ["unpause", this.container.getId()]);
+      this.paused = false;
+    } else if (this.proc && this.running) this.proc.kill("SIGCONT");
   }
 
   async restart(): Promise<void> {
