@@ -62,18 +62,24 @@ export class NatsServer {
     return this.proc !== undefined && this.proc.exitCode === null && this.proc.signalCode === null;
   }
 
-  async start(): Promise<void> {
-    if (this.running) return;
-    if (testServices === "containers") return this.startContainer();
+  /** The server's config file in its dir, listening on `listen` (and `wsListen` with websocket). */
+  private async writeConfig(listen: string, wsListen: string): Promise<string> {
     const conf = [
-      `listen: 127.0.0.1:${this.port}`,
+      `listen: ${listen}`,
       `jetstream { store_dir: ${JSON.stringify(join(this.dir, "js"))} }`,
       this.opts.maxPayload !== undefined ? `max_payload: ${this.opts.maxPayload}` : "",
-      this.opts.websocket ? `websocket { listen: "127.0.0.1:${this.wsPort}", no_tls: true }` : "",
+      this.opts.websocket ? `websocket { listen: "${wsListen}", no_tls: true }` : "",
       this.opts.extraConfig ?? "",
     ].join("\n");
     const confPath = join(this.dir, "nats.conf");
     await writeFile(confPath, conf);
+    return confPath;
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    if (testServices === "containers") return this.startContainer();
+    const confPath = await this.writeConfig(`127.0.0.1:${this.port}`, `127.0.0.1:${this.wsPort}`);
     const portsDir = join(this.dir, "ports");
     await rm(portsDir, { recursive: true, force: true });
     await mkdir(portsDir);
@@ -130,15 +136,7 @@ export class NatsServer {
   private async startContainer(): Promise<void> {
     if (this.port < 0) this.port = await freePort();
     if (this.opts.websocket && this.wsPort < 0) this.wsPort = await freePort();
-    const conf = [
-      "listen: 0.0.0.0:4222",
-      `jetstream { store_dir: ${JSON.stringify(join(this.dir, "js"))} }`,
-      this.opts.maxPayload !== undefined ? `max_payload: ${this.opts.maxPayload}` : "",
-      this.opts.websocket ? `websocket { listen: "0.0.0.0:9222", no_tls: true }` : "",
-      this.opts.extraConfig ?? "",
-    ].join("\n");
-    const confPath = join(this.dir, "nats.conf");
-    await writeFile(confPath, conf);
+    const confPath = await this.writeConfig("0.0.0.0:4222", "0.0.0.0:9222");
     const ports = [{ container: 4222, host: this.port }, ...(this.opts.websocket ? [{ container: 9222, host: this.wsPort }] : [])];
     this.container = await new GenericContainer(await composeImage("nats"))
       .withCommand(["-c", confPath])
