@@ -15,3 +15,4 @@ export {
   type ScriptedReply,
   type ScriptedToolCall,
 } from "./fake-openai.ts";
+export { fillSyntheticBreadcrumbs, SYNTHETIC } from "./synthetic-breadcrumbs.ts";

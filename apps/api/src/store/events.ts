@@ -1,6 +1,7 @@
-import { and, asc, eq, gt, gte, lt, type SQL } from "drizzle-orm";
+import { and, eq, gt, gte, lt, type SQL } from "drizzle-orm";
 import { breadcrumbEventOf, type Breadcrumb, type BreadcrumbEvent, type EventTypeShort } from "@crumbs/schemas";
 import type { Executor } from "../db/database.ts";
+import { HISTORY_ORDER, orderByKeys } from "../db/read-order.ts";
 import { breadcrumbHistory, type HistoryRow } from "../db/schema.ts";
 import { iso } from "./breadcrumb-json.ts";
 import { needsPostFilter, selectorPrefilter, type SelectorFilter } from "./selector-sql.ts";
@@ -37,7 +38,7 @@ export async function listEvents(db: Executor, owner: string, q: EventQuery): Pr
   if (q.since) where.push(gte(breadcrumbHistory.at, q.since));
   if (q.until) where.push(lt(breadcrumbHistory.at, q.until));
   if (q.selector) where.push(...selectorPrefilter(q.selector.spec, breadcrumbHistory));
-  const postFilter = q.selector && needsPostFilter(q.selector.spec) ? q.selector : undefined;
+  const postFilter = q.selector && needsPostFilter(q.selector.spec, breadcrumbHistory) ? q.selector : undefined;
   const batch = postFilter ? Math.max(q.limit, SCAN_BATCH) : q.limit + 1;
 
   const items: BreadcrumbEvent[] = [];
@@ -49,7 +50,7 @@ export async function listEvents(db: Executor, owner: string, q: EventQuery): Pr
       .select()
       .from(breadcrumbHistory)
       .where(and(...where, ...(cursor !== undefined ? [gt(breadcrumbHistory.seq, cursor)] : [])))
-      .orderBy(asc(breadcrumbHistory.seq))
+      .orderBy(...orderByKeys(breadcrumbHistory, HISTORY_ORDER))
       .limit(batch);
     for (const [i, row] of rows.entries()) {
       scanned++;

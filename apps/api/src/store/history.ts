@@ -1,5 +1,6 @@
-import { and, asc, eq, gt } from "drizzle-orm";
+import { and, eq, gt } from "drizzle-orm";
 import type { Executor } from "../db/database.ts";
+import { HISTORY_ORDER, orderByKeys } from "../db/read-order.ts";
 import { breadcrumbHistory } from "../db/schema.ts";
 import { NotFoundError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
@@ -22,7 +23,7 @@ export async function listHistory(
     .select({ seq: breadcrumbHistory.seq, event: breadcrumbHistory.event, breadcrumb: breadcrumbHistory.breadcrumb })
     .from(breadcrumbHistory)
     .where(and(...where))
-    .orderBy(asc(breadcrumbHistory.seq))
+    .orderBy(...orderByKeys(breadcrumbHistory, HISTORY_ORDER))
     .limit(q.limit + 1);
   if (rows.length === 0 && !q.cursor) throw new NotFoundError(`breadcrumb ${id} not found`);
   const page = rows.slice(0, q.limit);

@@ -1,6 +1,7 @@
-import { and, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Breadcrumb } from "@crumbs/schemas";
 import type { Executor } from "../db/database.ts";
+import { afterKeys, BREADCRUMB_ORDER, orderByKeys } from "../db/read-order.ts";
 import { breadcrumbs } from "../db/schema.ts";
 import { breadcrumbFromRow, iso } from "./breadcrumb-json.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
@@ -46,7 +47,7 @@ export async function listBreadcrumbs(db: Executor, owner: string, q: ListQuery)
   if (q.key !== undefined) where.push(eq(breadcrumbs.key, q.key));
   if (q.title !== undefined) where.push(sql`${breadcrumbs.title} ILIKE ${likeSubstring(q.title)}`);
   if (q.selector) where.push(...selectorPrefilter(q.selector.spec, breadcrumbs));
-  const postFilter = q.selector && needsPostFilter(q.selector.spec) ? q.selector : undefined;
+  const postFilter = q.selector && needsPostFilter(q.selector.spec, breadcrumbs) ? q.selector : undefined;
 
   let after = q.cursor ? (decodeCursor(q.cursor, ["string", "string"]) as [string, string]) : undefined;
   const batchSize = postFilter ? Math.max(q.limit * 2, 100) : q.limit + 1;
@@ -55,12 +56,12 @@ export async function listBreadcrumbs(db: Executor, owner: string, q: ListQuery)
   let scanned = 0;
   for (;;) {
     const page = [...where];
-    if (after) page.push(sql`(${breadcrumbs.updated_at}, ${breadcrumbs.id}) < (${after[0]}::timestamptz, ${after[1]}::uuid)`);
+    if (after) page.push(afterKeys(breadcrumbs, BREADCRUMB_ORDER, [sql`${after[0]}::timestamptz`, sql`${after[1]}::uuid`]));
     const rows = await db
       .select()
       .from(breadcrumbs)
       .where(and(...page))
-      .orderBy(desc(breadcrumbs.updated_at), desc(breadcrumbs.id))
+      .orderBy(...orderByKeys(breadcrumbs, BREADCRUMB_ORDER))
       .limit(batchSize);
     for (const [i, row] of rows.entries()) {
       scanned++;
