@@ -1,7 +1,7 @@
 // The image's build step (docker/Dockerfile): compiles the workspaces the api, runner and CLI run
 // from src/ to JavaScript in dist/, then points each package.json's exports (and the CLI's bin) at
 // dist/, so the services start with plain `node` and no TypeScript loader. Only for the image: in a
-// clone the workspaces export their sources and tsx runs them (apps/cli/bin/crumbs.js says why).
+// clone the workspaces export their sources and tsx runs them (services/cli/bin/crumbs.js says why).
 //   node docker/build-dist.mjs DIR...     (workspace folders, from the repository root)
 // Types are checked by `npm test`, not here (--noCheck): the build only transpiles, in seconds.
 // Files in src/ that are not TypeScript (the CLI's catalog.js, the relay's boot file) are copied.
