@@ -14,3 +14,4 @@ export {
   type ScriptedReply,
   type ScriptedToolCall,
 } from "./fake-openai.ts";
+export { spawnHeavyReader, startHeavyReader, type HeavyReader, type HeavyReaderOptions, type HeavyReaderStats } from "./heavy-reader.ts";

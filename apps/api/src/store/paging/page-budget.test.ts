@@ -25,14 +25,14 @@ describe("PageBudget", () => {
     expect(b.nextProbe()).toBe(0);
   });
 
-  it("probes small first, then as many rows as the sizes seen say fit, plus one to learn if more follow", () => {
+  it("probes a few first, then as many rows as the sizes seen say fit, plus one to learn if more follow", () => {
     const b = new PageBudget({ rows: 1_000, bytes: 4_000_000 });
-    expect(b.nextProbe()).toBe(17);
-    b.fit(Array.from({ length: 16 }, () => 1_000));
-    expect(b.nextProbe()).toBe(985); // the 984 rows still wanted, and one
+    expect(b.nextProbe()).toBe(5);
+    b.fit(Array.from({ length: 4 }, () => 1_000));
+    expect(b.nextProbe()).toBe(997); // the 996 rows still wanted, and one
     const big = new PageBudget({ rows: 1_000, bytes: 4_000_000 });
-    big.fit([700_000]);
-    expect(big.nextProbe()).toBe(17); // never fewer than the first probe
+    big.fit([700_000, 700_000, 700_000, 700_000, 700_000]);
+    expect(big.nextProbe()).toBe(2); // 500 KB left: one more row may fit, and one to look past it
   });
 });
 

@@ -14,8 +14,11 @@ export interface PageLimits {
 /** The default of CRUMBS_PAGE_MAX_BYTES: a few ms to serialise, tens of pages a second per core. */
 export const DEFAULT_PAGE_MAX_BYTES = 4 * 1024 * 1024;
 
-/** Size probes start this small, so a history of large rows is not converted to text in bulk. */
-const FIRST_PROBE = 16;
+/**
+ * Size probes start this small: sizing a large row costs Postgres its decompression and text
+ * conversion, so a history of 700 KB rows must not be sized 16 at a time to send 5.
+ */
+const FIRST_PROBE = 4;
 const MAX_PROBE = 1_024;
 
 export class PageBudget {
@@ -48,14 +51,13 @@ export class PageBudget {
 
   /**
    * Rows to size next, one more than still wanted so the reader learns whether more follow:
-   * small first, then as many as the rows seen so far say the rest of the budget holds (twice,
-   * since sizing is cheap next to fetching).
+   * a few first, then as many as the rows seen so far say the rest of the budget holds.
    */
   nextProbe(): number {
     const wanted = this.limits.rows - this.rowsTaken;
     if (wanted <= 0 || this.bytesTaken >= this.limits.bytes) return 0;
     const estimate =
-      this.rowsTaken === 0 ? FIRST_PROBE : Math.ceil(((this.limits.bytes - this.bytesTaken) / (this.bytesTaken / this.rowsTaken)) * 2);
-    return Math.min(wanted, MAX_PROBE, Math.max(FIRST_PROBE, estimate)) + 1;
+      this.rowsTaken === 0 ? FIRST_PROBE : Math.ceil((this.limits.bytes - this.bytesTaken) / Math.max(1, this.bytesTaken / this.rowsTaken));
+    return Math.min(wanted, MAX_PROBE, Math.max(1, estimate)) + 1;
   }
 }
