@@ -1,12 +1,13 @@
 /**
  * Builds the unpacked extension into dist/: the worker as an ES module, the content script as an IIFE
- * (content scripts cannot be modules), and everything in static/ copied as is. Idempotent: files are
+ * (content scripts cannot be modules), the icons drawn (icons.ts), and everything in static/ copied as is. Idempotent: files are
  * overwritten in place, never deleted first, so a browser test running meanwhile keeps a loadable dist.
  */
-import { cp, mkdir } from "node:fs/promises";
+import { cp, mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type BuildOptions } from "esbuild";
+import { ICON_SIZES, iconPng } from "./icons.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, "dist");
@@ -33,8 +34,12 @@ export const BUNDLES = {
 
 export async function buildExtension(): Promise<void> {
   const started = Date.now();
-  await mkdir(dist, { recursive: true });
-  await Promise.all([...Object.values(BUNDLES).map((opts) => build(opts)), cp(join(here, "static"), dist, { recursive: true })]);
+  await mkdir(join(dist, "icons"), { recursive: true });
+  await Promise.all([
+    ...Object.values(BUNDLES).map((opts) => build(opts)),
+    cp(join(here, "static"), dist, { recursive: true }),
+    ...ICON_SIZES.map((size) => writeFile(join(dist, "icons", `icon-${size}.png`), iconPng(size))),
+  ]);
   console.log(`extension built into ${dist} in ${Date.now() - started} ms`);
 }
 

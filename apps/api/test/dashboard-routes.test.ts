@@ -2,6 +2,8 @@ import { AckPolicy } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentConsumerPrefix, STREAM_NAME } from "@crumbs/schemas";
 import { waitFor } from "@crumbs/testkit";
+import { sql, type SQL } from "drizzle-orm";
+import { rowsOf } from "../src/db/database.ts";
 import { startStack, type TestStack } from "./stack.ts";
 
 /** The read-only routes the dashboard needs: counts per schema and an agent's consumer state. */
@@ -13,6 +15,8 @@ describe("dashboard routes", () => {
     const res = await s.call("/v1/breadcrumbs", { method: "POST", token, json: { schema_name, title: schema_name, context: {}, ...extra } });
     expect(res.status).toBe(201);
   };
+
+  const rows = async <T>(q: SQL) => rowsOf<T>(await s.database.db.execute(q));
 
   beforeAll(async () => {
     s = await startStack({ CRUMBS_RELAY_POLL_MS: "50" });
@@ -37,6 +41,36 @@ describe("dashboard routes", () => {
       ],
     });
     expect(await (await s.call("/v1/stats/schemas", { token: ownerB })).json()).toEqual({ items: [{ schema_name: "demo.a.v1", count: 1 }] });
+  });
+
+  it("keeps the counts right through deletes and the expiry sweep, equal to counting the rows", async () => {
+    const made: string[] = [];
+    for (const name of ["demo.k.v1", "demo.k.v1", "demo.k.v1", "demo.l.v1"]) {
+      const res = await s.call("/v1/breadcrumbs", { method: "POST", token: ownerB, json: { schema_name: name, title: "t", context: {} } });
+      made.push(((await res.json()) as { id: string }).id);
+    }
+    expect((await s.call(`/v1/breadcrumbs/${made[0]}`, { method: "DELETE", token: ownerB })).status).toBe(204);
+    expect((await s.call(`/v1/breadcrumbs/${made[3]}`, { method: "DELETE", token: ownerB })).status).toBe(204);
+    await put("demo.k.v1", ownerB, { ttl_seconds: 1 });
+    // The sweeper deletes the expired one (every CRUMBS_SWEEP_MS, 5 s by default).
+    await waitFor(async () => (await rows<{ n: string }>(sql`select count(*)::text as n from breadcrumbs where owner = 'b' and expires_at is not null`))[0]?.n === "0", {
+      timeout: 20_000,
+      message: "the expired breadcrumb swept",
+    });
+    const expected = [
+      { schema_name: "demo.a.v1", count: 1 },
+      { schema_name: "demo.k.v1", count: 2 },
+    ];
+    expect(await (await s.call("/v1/stats/schemas", { token: ownerB })).json()).toEqual({ items: expected });
+    // The kept counts are what counting the rows gives, with the deleted schema at zero.
+    const truth = await rows<{ schema_name: string; n: string }>(sql`select schema_name, count(*)::text as n from breadcrumbs where owner = 'b' group by 1 order by 1`);
+    expect(truth.map((r) => ({ schema_name: r.schema_name, count: Number(r.n) }))).toEqual(expected);
+    const kept = await rows<{ schema_name: string; live: string }>(sql`select schema_name, live::text from schema_counts where owner = 'b' order by 1`);
+    expect(kept).toEqual([
+      { schema_name: "demo.a.v1", live: "1" },
+      { schema_name: "demo.k.v1", live: "2" },
+      { schema_name: "demo.l.v1", live: "0" },
+    ]);
   });
 
   it("shows an agent's consumer with its pending and ack-pending counts, not another owner's", async () => {

@@ -72,3 +72,19 @@ export async function applyAgent(http: CrumbsHttp, body: AgentBody, opts: { keep
     : await http.create({ schema_name: AGENT_SCHEMA as string, ...body });
   return { outcome: existing ? "updated" : "created", crumb, version: crumb.version };
 }
+
+export type SetModelOutcome = { outcome: "updated" | "unchanged"; crumb: Breadcrumb; previous: string | undefined };
+
+/**
+ * Points an agent at another model in place: its definition read, `model` replaced, written back
+ * with If-Match on the version read, so an edit made meanwhile (the dashboard's Agents page) is
+ * never overwritten: the API answers version_mismatch instead.
+ */
+export async function setAgentModel(http: CrumbsHttp, agentId: string, model: string): Promise<SetModelOutcome> {
+  const existing = (await listAgents(http)).find((a) => a.context.agent_id === agentId);
+  if (!existing) throw new CliError("not_found", `no agent "${agentId}": \`crumbs agents list\` shows the agents there are`);
+  const previous = existing.context.model;
+  if (previous === model) return { outcome: "unchanged", crumb: existing, previous };
+  const crumb = await http.patch(existing.id, { context: { ...existing.context, model } }, { ifMatch: existing.version });
+  return { outcome: "updated", crumb, previous };
+}

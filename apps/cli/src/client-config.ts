@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CrumbsHttp } from "@crumbs/agent-sdk";
 import type { CliContext } from "./context.ts";
 import { CliError } from "./errors.ts";
-import { readDevToken } from "./dev-token.ts";
+import { readDevToken, readRecordedApiUrl } from "./dev-token.ts";
 
 const DEFAULT_CRUMBS_URL = "http://127.0.0.1:8081";
 
@@ -17,12 +17,13 @@ const clientEnvSchema = z.object({
 export type ClientConfig = { url: string; token: string };
 
 /**
- * Client commands find the API through CRUMBS_URL and authenticate with CRUMBS_TOKEN; without a
- * token they fall back to the dev token `npm start` left in .crumbs/ of the current directory.
+ * Client commands find the API through CRUMBS_URL and authenticate with CRUMBS_TOKEN; without them
+ * they use what `npm start` left in .crumbs/ of the current directory: the URL it served on (PORT
+ * of its .env included) and the dev token. Neither: http://127.0.0.1:8081.
  */
 export async function loadClientConfig(env: NodeJS.ProcessEnv, cwd: string): Promise<ClientConfig> {
   const parsed = clientEnvSchema.safeParse({
-    CRUMBS_URL: env.CRUMBS_URL || undefined,
+    CRUMBS_URL: env.CRUMBS_URL || (await readRecordedApiUrl(cwd)),
     CRUMBS_TOKEN: env.CRUMBS_TOKEN || undefined,
   });
   if (!parsed.success) {

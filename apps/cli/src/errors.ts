@@ -65,7 +65,7 @@ export function formatDetails(details: unknown): string[] {
  * package) names the URL; the CLI adds where that came from. Other errors keep their message.
  */
 export function failureMessage(err: Error): string {
-  return err.name === "ApiUnreachableError" ? `${err.message}; is it running? (CRUMBS_URL)` : err.message;
+  return err.name === "ApiUnreachableError" ? `${err.message}; is it running? (CRUMBS_URL, else .crumbs/api-url that \`crumbs start\` wrote)` : err.message;
 }
 
 /** Whatever was thrown, the lines the user sees and the exit code. */

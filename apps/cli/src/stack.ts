@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Logger } from "@crumbs/telemetry";
 import { databaseTarget, describeDatabase } from "./database.ts";
 import { installDefaultAgent, type DefaultAgent } from "./default-agent.ts";
-import { ensureDevToken, stateDir } from "./dev-token.ts";
+import { ensureDevToken, recordApiUrl, stateDir } from "./dev-token.ts";
 import { CliError } from "./errors.ts";
 import { ensureNatsKeys } from "./commands/keys-nats.ts";
 import { natsAuthDirOf } from "./nats-key-files.ts";
@@ -106,6 +106,7 @@ export async function startStack(
     const runnerMetrics = new Registry();
     const api = await startApi({ config, logger: logger.child({ name: "api" }), extraMetrics: [runnerMetrics] });
     cleanups.push(() => api.close());
+    await recordApiUrl(cwd, api.url);
 
     const runnerEnv = { ...env, CRUMBS_URL: api.url, CRUMBS_TOKEN: token, NATS_URL: natsUrl, ...(keys ? { NATS_CREDS: keys.runnerCreds } : {}) };
     const runnerConfig = loadRunnerConfig(runnerEnv);

@@ -184,6 +184,32 @@ describe("crumbs client commands against a real API", () => {
     expect(list.stdout.trim()).toMatch(/^cli-echo \S+ v2 test-model /);
   });
 
+  it("agents set-model changes only the model, in place with If-Match, and names an unknown agent", async () => {
+    const file = join(dir, "model.json");
+    const def = { agent_id: "cli-model", model: "openrouter/some/model", system_prompt: "be brief", subscriptions: { selectors: [{ schema_name: "chat.message.v1" }] } };
+    await writeFile(file, JSON.stringify({ schema_name: "agent.def.v1", title: "model switch", tags: ["mine"], context: def }));
+    expect((await crumbs("agents", "apply", file)).code).toBe(0);
+
+    const set = await crumbs("agents", "set-model", "cli-model", "llama3.1:8b");
+    expect(set.code).toBe(0);
+    expect(set.stderr).toBe("updated agent cli-model (v2): model openrouter/some/model -> llama3.1:8b\n");
+    const saved = json(set.stdout) as { id: string; title: string; tags: string[]; context: Record<string, unknown> };
+    expect(saved).toMatchObject({ version: 2, title: "model switch", tags: ["mine"] });
+    expect(saved.context).toEqual({ ...def, model: "llama3.1:8b" });
+    expect((await crumbs("agents", "list")).stdout).toMatch(/^cli-model \S+ v2 llama3\.1:8b model switch$/m);
+    // The same model again writes nothing.
+    const again = await crumbs("agents", "set-model", "cli-model", "llama3.1:8b");
+    expect(again.stderr).toBe("unchanged: agent cli-model already uses llama3.1:8b (v2)\n");
+    expect((await crumbs("history", saved.id)).stdout.trim().split("\n")).toHaveLength(2);
+
+    const unknown = await crumbs("agents", "set-model", "no-such-agent", "m");
+    expect(unknown).toMatchObject({ code: 1, stdout: "" });
+    expect(unknown.stderr).toBe('not_found: no agent "no-such-agent": `crumbs agents list` shows the agents there are\n');
+    const missing = await crumbs("agents", "set-model", "cli-model");
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^crumbs agents: missing argument\n/);
+  });
+
   it("list prints a table, filters by schema and tags, pages with --cursor or --all, and says when nothing matches", async () => {
     const made = [await createNote("list one"), await createNote("list two"), await createNote("list three")];
     for (const n of made) {
@@ -275,7 +301,7 @@ describe("crumbs client commands against a real API", () => {
     const res = await crumbs("agents", "bogus");
     expect(res.code).toBe(2);
     expect(res.stderr).toBe(
-      'crumbs agents: unknown subcommand "bogus"\nusage: crumbs agents list [--json]\n       crumbs agents apply FILE\n(`crumbs agents --help` for details)\n',
+      'crumbs agents: unknown subcommand "bogus"\nusage: crumbs agents list [--json]\n       crumbs agents apply FILE\n       crumbs agents set-model AGENT MODEL\n(`crumbs agents --help` for details)\n',
     );
   });
 

@@ -23,7 +23,7 @@ function newestMtime(path: string): number {
 /** Builds dist/ when any source is newer than it; a file lock keeps parallel test runs from racing. */
 export function ensureBuilt(): void {
   const built = join(distDir, "content.js");
-  const sources = Math.max(newestMtime(join(root, "src")), newestMtime(join(root, "static")), newestMtime(join(root, "build.ts")));
+  const sources = Math.max(newestMtime(join(root, "src")), newestMtime(join(root, "static")), newestMtime(join(root, "build.ts")), newestMtime(join(root, "icons.ts")));
   if (existsSync(built) && statSync(built).mtimeMs >= sources) return;
   execFileSync("flock", ["/tmp/crumbs-ext-build.lock", process.execPath, "--import", "tsx", "build.ts"], {
     cwd: root,

@@ -36,7 +36,7 @@ export async function recordCancelled(http: CrumbsHttp, t: TaskRef, extension: s
       schema_name: "agent.response.v1",
       title: `${t.agentId}: cancelled`,
       tags,
-      context: { agent_id: t.agentId, content: CANCELLED_TEXT, session_id: t.session, in_reply_to: t.root, status: "cancelled" },
+      context: { agent_id: t.agentId, content: CANCELLED_TEXT, session_id: t.session, in_reply_to: t.root, status: "cancelled", final: true },
     },
     `${t.agentId}:${t.root.id}:${t.root.version}:cancelled`,
   );

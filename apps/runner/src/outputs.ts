@@ -126,7 +126,8 @@ export async function writeOutputs(
         schema_name: "agent.response.v1",
         title: `${agentId}: ${out.text.replace(/\s+/g, " ").slice(0, 80) || "(empty)"}`,
         tags,
-        context: { agent_id: agentId, content: out.text, session_id: session, in_reply_to: root },
+        // Without an action beside it the answer is the task's last word: the browser may let go.
+        context: { agent_id: agentId, content: out.text, session_id: session, in_reply_to: root, ...(out.actions.length ? {} : { final: true }) },
       },
       outputKey(agentId, root, step, n++),
     );

@@ -43,6 +43,7 @@ describe("runner with the page-assistant agent", () => {
       content: "You are on the pricing page.",
       session_id: "s1",
       in_reply_to: { id: msg.id, version: 1 },
+      final: true,
     });
     expect(response!.tags).toEqual(expect.arrayContaining(["agent:response", "session:s1"]));
     const req = s.fake.requests[before]!;

@@ -26,17 +26,20 @@ export class LogConfigError extends Error {
 }
 
 /**
- * LOG_LEVEL (default info) and LOG_FORMAT (`json` or `pretty`; default pretty when stderr is a
- * terminal, JSON otherwise, so a log collector never has to parse colours).
+ * LOG_FORMAT: `json` or `pretty`; default pretty when stderr is a terminal, JSON otherwise, so a log
+ * collector never has to parse colours. LOG_LEVEL: default `warn` in pretty form and `info` in JSON:
+ * a person at a terminal wants the banner of `npm start` and its first-chat hint to stay on screen,
+ * not an access line per request of the extension and the dashboard (one every second or two with
+ * the side panel open); a collector keeps the access log.
  */
 export function logOptionsFromEnv(env: Record<string, string | undefined>, stderrIsTty = Boolean(process.stderr.isTTY)): LogOptions {
-  const level = (env.LOG_LEVEL || "info").toLowerCase();
-  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
-    throw new LogConfigError("LOG_LEVEL", `"${env.LOG_LEVEL}" is not a level; set one of ${LOG_LEVELS.join(", ")}`);
-  }
   const format = (env.LOG_FORMAT || (stderrIsTty ? "pretty" : "json")).toLowerCase();
   if (format !== "json" && format !== "pretty") {
     throw new LogConfigError("LOG_FORMAT", `"${env.LOG_FORMAT}" is not a format; set json or pretty`);
+  }
+  const level = (env.LOG_LEVEL || (format === "pretty" ? "warn" : "info")).toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new LogConfigError("LOG_LEVEL", `"${env.LOG_LEVEL}" is not a level; set one of ${LOG_LEVELS.join(", ")}`);
   }
   return { level: level as LogLevel, format };
 }

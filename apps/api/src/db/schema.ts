@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { BREADCRUMB_ORDER, HISTORY_ORDER, indexKeys } from "./read-order.ts";
 import {
   bigint,
   index,
@@ -38,8 +39,15 @@ export const breadcrumbs = pgTable(
   (t) => [
     uniqueIndex("breadcrumbs_owner_key_uq").on(t.owner, t.key).where(sql`${t.key} is not null`),
     index("breadcrumbs_tags_gin").using("gin", t.tags),
-    index("breadcrumbs_owner_schema_updated_idx").on(t.owner, t.schema_name, t.updated_at.desc(), t.id.desc()),
-    index("breadcrumbs_owner_updated_idx").on(t.owner, t.updated_at.desc(), t.id.desc()),
+    // Lists: the owner's rows in BREADCRUMB_ORDER, all of them or one schema's (db/read-order.ts).
+    index("breadcrumbs_owner_schema_updated_idx").on(t.owner, t.schema_name, ...indexKeys(t, BREADCRUMB_ORDER)),
+    index("breadcrumbs_owner_updated_idx").on(t.owner, ...indexKeys(t, BREADCRUMB_ORDER)),
+    // `?title=`: a case-insensitive substring (ILIKE '%word%') found through trigrams (pg_trgm).
+    index("breadcrumbs_title_trgm").using("gin", t.title.op("gin_trgm_ops")),
+    // context_match pushed into SQL (store/selector-pushdown.ts): `@?` jsonpath equality on any path.
+    index("breadcrumbs_context_gin").using("gin", t.context.op("jsonb_path_ops")),
+    // The sweeper's due rows, and the expired rows GET /v1/stats/schemas leaves out: only rows with a TTL.
+    index("breadcrumbs_expires_idx").on(t.expires_at).where(sql`${t.expires_at} is not null`),
   ],
 );
 
@@ -61,8 +69,9 @@ export const breadcrumbHistory = pgTable(
     at: ts("at").notNull(),
   },
   (t) => [
-    index("history_breadcrumb_idx").on(t.breadcrumb_id, t.seq),
-    index("history_owner_seq_idx").on(t.owner, t.seq),
+    // One breadcrumb's history, and one owner's events (also the SSE backfill), in HISTORY_ORDER.
+    index("history_breadcrumb_idx").on(t.breadcrumb_id, ...indexKeys(t, HISTORY_ORDER)),
+    index("history_owner_seq_idx").on(t.owner, ...indexKeys(t, HISTORY_ORDER)),
     index("history_owner_at_idx").on(t.owner, t.at),
     // Retention walks one schema's history per breadcrumb, newest first.
     index("history_schema_breadcrumb_idx").on(t.schema_name, t.breadcrumb_id, t.seq),
@@ -157,6 +166,21 @@ export const ownerHeads = pgTable("owner_heads", {
   prev_seq: bigint("prev_seq", { mode: "number" }),
 });
 
-export const schema = { breadcrumbs, breadcrumbHistory, outbox, outboxParked, idempotencyKeys, apiKeys, historySeq, ownerHeads };
+/**
+ * Live breadcrumbs per owner and schema, kept by the write statement that creates or deletes one
+ * (store/schema-counts.ts), so GET /v1/stats/schemas reads a few rows instead of counting the
+ * owner's. It counts rows, expired or not: the read subtracts the expired rows not yet swept.
+ */
+export const schemaCounts = pgTable(
+  "schema_counts",
+  {
+    owner: text("owner").notNull(),
+    schema_name: text("schema_name").notNull(),
+    live: bigint("live", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.owner, t.schema_name] })],
+);
+
+export const schema = { breadcrumbs, breadcrumbHistory, outbox, outboxParked, idempotencyKeys, apiKeys, historySeq, ownerHeads, schemaCounts };
 export type BreadcrumbRow = typeof breadcrumbs.$inferSelect;
 export type HistoryRow = typeof breadcrumbHistory.$inferSelect;

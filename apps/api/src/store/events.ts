@@ -1,6 +1,7 @@
-import { and, asc, eq, gt, gte, inArray, lt, type SQL } from "drizzle-orm";
+import { and, eq, gt, gte, inArray, lt, type SQL } from "drizzle-orm";
 import { breadcrumbEventOf, type Breadcrumb, type BreadcrumbEvent, type EventTypeShort } from "@crumbs/schemas";
 import type { Executor } from "../db/database.ts";
+import { HISTORY_ORDER, orderByKeys } from "../db/read-order.ts";
 import { breadcrumbHistory, type HistoryRow } from "../db/schema.ts";
 import { iso } from "./breadcrumb-json.ts";
 import { needsPostFilter, selectorPrefilter, type SelectorFilter } from "./selector-sql.ts";
@@ -45,7 +46,7 @@ export async function listEvents(db: Executor, owner: string, q: EventQuery): Pr
   if (q.since) where.push(gte(breadcrumbHistory.at, q.since));
   if (q.until) where.push(lt(breadcrumbHistory.at, q.until));
   if (q.selector) where.push(...selectorPrefilter(q.selector.spec, breadcrumbHistory));
-  const postFilter = q.selector && needsPostFilter(q.selector.spec) ? q.selector : undefined;
+  const postFilter = q.selector && needsPostFilter(q.selector.spec, breadcrumbHistory) ? q.selector : undefined;
 
   const items: BreadcrumbEvent[] = [];
   const pacer = q.pacer ?? new RowPacer();
@@ -58,7 +59,7 @@ export async function listEvents(db: Executor, owner: string, q: EventQuery): Pr
           .select({ key: breadcrumbHistory.seq, bytes: jsonBytes(breadcrumbHistory.breadcrumb) })
           .from(breadcrumbHistory)
           .where(and(...where, ...(after !== undefined ? [gt(breadcrumbHistory.seq, after)] : [])))
-          .orderBy(asc(breadcrumbHistory.seq))
+          .orderBy(...orderByKeys(breadcrumbHistory, HISTORY_ORDER))
           .limit(n)
       ).map((r) => ({ key: Number(r.key), bytes: Number(r.bytes) })),
     fetch: async (seqs) =>

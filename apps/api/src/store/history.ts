@@ -1,5 +1,6 @@
-import { and, asc, eq, gt, inArray } from "drizzle-orm";
+import { and, eq, gt, inArray } from "drizzle-orm";
 import type { Executor } from "../db/database.ts";
+import { HISTORY_ORDER, orderByKeys } from "../db/read-order.ts";
 import { breadcrumbHistory, type HistoryRow } from "../db/schema.ts";
 import { NotFoundError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
@@ -31,7 +32,7 @@ export async function listHistory(
           .select({ key: breadcrumbHistory.seq, bytes: jsonBytes(breadcrumbHistory.breadcrumb) })
           .from(breadcrumbHistory)
           .where(and(...where, ...(from !== undefined ? [gt(breadcrumbHistory.seq, from)] : [])))
-          .orderBy(asc(breadcrumbHistory.seq))
+          .orderBy(...orderByKeys(breadcrumbHistory, HISTORY_ORDER))
           .limit(n)
       ).map((r) => ({ key: Number(r.key), bytes: Number(r.bytes) })),
     fetch: async (seqs) =>

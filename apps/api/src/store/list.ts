@@ -1,6 +1,7 @@
-import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Breadcrumb } from "@crumbs/schemas";
 import type { Executor } from "../db/database.ts";
+import { afterKeys, BREADCRUMB_ORDER, orderByKeys } from "../db/read-order.ts";
 import { breadcrumbs, type BreadcrumbRow } from "../db/schema.ts";
 import { breadcrumbFromRow, iso } from "./breadcrumb-json.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
@@ -54,7 +55,7 @@ export async function listBreadcrumbs(db: Executor, owner: string, q: ListQuery)
   if (q.key !== undefined) where.push(eq(breadcrumbs.key, q.key));
   if (q.title !== undefined) where.push(sql`${breadcrumbs.title} ILIKE ${likeSubstring(q.title)}`);
   if (q.selector) where.push(...selectorPrefilter(q.selector.spec, breadcrumbs));
-  const postFilter = q.selector && needsPostFilter(q.selector.spec) ? q.selector : undefined;
+  const postFilter = q.selector && needsPostFilter(q.selector.spec, breadcrumbs) ? q.selector : undefined;
 
   const after = q.cursor ? (decodeCursor(q.cursor, ["string", "string"]) as [string, string]) : undefined;
   const items: Breadcrumb[] = [];
@@ -67,8 +68,8 @@ export async function listBreadcrumbs(db: Executor, owner: string, q: ListQuery)
         await db
           .select({ updated_at: breadcrumbs.updated_at, id: breadcrumbs.id, bytes: sql<number>`${jsonBytes(breadcrumbs.context)} + coalesce(${jsonBytes(breadcrumbs.llm_hints)}, 0)` })
           .from(breadcrumbs)
-          .where(and(...where, ...(from ? [sql`(${breadcrumbs.updated_at}, ${breadcrumbs.id}) < (${from[0]}::timestamptz, ${from[1]}::uuid)`] : [])))
-          .orderBy(desc(breadcrumbs.updated_at), desc(breadcrumbs.id))
+          .where(and(...where, ...(from ? [afterKeys(breadcrumbs, BREADCRUMB_ORDER, [sql`${from[0]}::timestamptz`, sql`${from[1]}::uuid`])] : [])))
+          .orderBy(...orderByKeys(breadcrumbs, BREADCRUMB_ORDER))
           .limit(n)
       ).map((r) => ({ key: [iso(r.updated_at), r.id] as [string, string], bytes: Number(r.bytes) })),
     fetch: async (keys) =>

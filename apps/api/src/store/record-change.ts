@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { breadcrumbEventOf, msgIdFor, subjectFor, type Breadcrumb, type EventTypeShort } from "@crumbs/schemas";
 import { rowsOf, type Tx } from "../db/database.ts";
 import { ownerHeadCtes } from "./owner-order.ts";
+import { countCte } from "./schema-counts.ts";
 
 /** The kind of change a write records (the contract's short event type). */
 export type ChangeType = EventTypeShort;
@@ -25,7 +26,7 @@ export async function recordChange(tx: Tx, type: ChangeType, b: Breadcrumb, at: 
              ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(b.tags)}::jsonb)),
              ${JSON.stringify(b)}::jsonb, ${at}::timestamptz
       FROM s RETURNING seq
-    )
+    ), c AS (${countCte(sql`${type}::text`, sql`SELECT ${b.owner}::text AS owner, ${b.schema_name}::text AS schema_name`, sql`s`)})
     INSERT INTO outbox (seq, subject, msg_id, payload)
     SELECT h.seq, ${subject}, ${msgId}, jsonb_set(${JSON.stringify(payload)}::jsonb, '{seq}', to_jsonb(h.seq))
     FROM h

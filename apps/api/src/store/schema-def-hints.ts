@@ -1,5 +1,6 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "../db/database.ts";
+import { BREADCRUMB_ORDER, orderByKeys } from "../db/read-order.ts";
 import { breadcrumbs } from "../db/schema.ts";
 import { notExpired } from "./read.ts";
 
@@ -27,7 +28,7 @@ export function createSchemaDefHintsLookup(db: Executor, now: () => number = Dat
           notExpired(),
         ),
       )
-      .orderBy(desc(breadcrumbs.updated_at))
+      .orderBy(...orderByKeys(breadcrumbs, BREADCRUMB_ORDER))
       .limit(1);
     const hints = row?.hints ?? undefined;
     if (cache.size > 1_000) cache.clear();

@@ -5,6 +5,7 @@ import { rowsOf, type Executor } from "../db/database.ts";
 import type { CommittedEvent } from "../outbox/batch.ts";
 import type { IdempotencyInput } from "./idempotency.ts";
 import { ownerHeadCtes } from "./owner-order.ts";
+import { countCte } from "./schema-counts.ts";
 import type { ChangeType } from "./record-change.ts";
 
 /** A jsonb parameter; null and undefined become SQL NULL (never the JSON value null). */
@@ -121,7 +122,7 @@ function writeStatement(shape: Shape, mutation: SQL, v: StatementValues): SQL {
                'schema_name', b.schema_name, 'title', b.j -> 'title', 'tags', b.j -> 'tags',
                'version', b.version, 'at', ${v.at}::text, 'breadcrumb', b.j)
       FROM h, b RETURNING seq, subject, msg_id, payload::text AS payload
-    )
+    ), c AS (${countCte(sql`${v.type}::text`, sql`SELECT b.owner, b.schema_name FROM b`, sql`s`)})
     SELECT ${BODY_TEXT} AS body, b.id::text AS id, b.version,
            -- A row change must never commit without its event: should the chain ever yield no
            -- outbox row, fail the statement (and so roll it all back) instead of answering.

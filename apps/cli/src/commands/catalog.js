@@ -30,8 +30,8 @@ export function globalUsage() {
     "",
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     "",
-    "Client commands use CRUMBS_URL (default http://127.0.0.1:8081) and CRUMBS_TOKEN",
-    "(default: .crumbs/dev-token written by `crumbs start`). Variables in ./.env are read too;",
+    "Client commands use CRUMBS_URL and CRUMBS_TOKEN; unset, what `crumbs start` wrote in ./.crumbs",
+    "(api-url, dev-token), else http://127.0.0.1:8081. Variables in ./.env are read too;",
     "what is already set in the environment wins. --version prints the version.",
   ].join("\n");
 }

@@ -15,10 +15,13 @@ The whole stack on this machine (what \`npm start\` runs); variables from ./.env
              operator/account JWTs with keys made once in .crumbs/nats/auth (as docker compose);
              the runner uses runner.creds there, the extension gets credentials from the API
   token      CRUMBS_TOKEN, or a dev token generated once into .crumbs/dev-token
+  URL        the API's URL goes into .crumbs/api-url: client commands run from this directory use
+             it and the dev token without CRUMBS_URL or CRUMBS_TOKEN
   runner     the agent runner; a model needs OPENROUTER_API_KEY, OPENAI_API_KEY or OPENAI_BASE_URL
   agent      the page assistant (apps/runner/agents/page-assistant.json) is installed when missing;
              an edited one is kept; CRUMBS_DEFAULT_AGENT=off installs nothing
-  logs       on stderr: LOG_LEVEL (info), LOG_FORMAT (pretty on a terminal, json otherwise)
+  logs       on stderr: LOG_FORMAT (pretty on a terminal, json otherwise), LOG_LEVEL (warn
+             when pretty, info when json: the access log)
 Ctrl-C stops everything, including the nats-server it started.`;
 
 function agentLines(s: RunningStack): string[] {
@@ -63,7 +66,7 @@ export function banner(s: RunningStack, dotEnv: readonly string[] = []): string[
     "Try it: a first chat message, then the agent's answer:",
     `  curl -s -X POST ${s.apiUrl}/v1/breadcrumbs -H 'authorization: Bearer ${s.token}' -H 'content-type: application/json' \\`,
     `    -d '${JSON.stringify(chat)}'`,
-    `  CRUMBS_URL=${s.apiUrl} npx crumbs list --schema agent.response.v1`,
+    "  npx crumbs list --schema agent.response.v1",
     "",
     "Ctrl-C to stop.",
   );

@@ -15,6 +15,8 @@ import { consumerFor } from "./nats/credentials.ts";
 import { ownerOf } from "./context/owner.ts";
 import { setStatus } from "../shared/state/status.ts";
 import { stopTasks } from "./tasks/stop.ts";
+import { watchTaskEnds } from "./tasks/task-end.ts";
+import { startBadge } from "./toolbar/badge.ts";
 
 // The worker's bus features, started on every worker start (MV3 may stop the worker at any time;
 // a fresh one rebuilds everything from storage). All listeners are registered synchronously here.
@@ -47,13 +49,10 @@ export function startBus(): Bus {
       if (!owner) return { stop: async () => {} };
       await setStatus("api", "connected", conn.config.apiUrl);
       kick();
-      return startActionLoop(nc, {
-        owner,
-        extensionId,
-        consumer: consumerFor(auth, owner, extensionId),
-        onAccepted: kick,
-        getBreadcrumb: (id) => conn.api.get(id),
-      });
+      const getBreadcrumb = (id: string) => conn.api.get(id);
+      const actions = startActionLoop(nc, { owner, extensionId, consumer: consumerFor(auth, owner, extensionId), onAccepted: kick, getBreadcrumb });
+      const ends = watchTaskEnds(nc, { owner, extensionId, getBreadcrumb });
+      return { stop: () => Promise.all([actions.stop(), ends.stop()]).then(() => {}) };
     },
     onReconnect: kick,
     onOpen: holdWorker,
@@ -122,6 +121,7 @@ export function startBus(): Bus {
     }
   }
 
+  startBadge();
   void ensureAlarm();
   void link.ensure();
   kick();

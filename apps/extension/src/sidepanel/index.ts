@@ -10,6 +10,7 @@ import { renderConfirmations } from "./confirm-view.ts";
 import { byId } from "./dom.ts";
 import { renderStatus } from "./status-view.ts";
 import { renderTasks } from "./task-view.ts";
+import { watchThisTab } from "./this-tab.ts";
 
 // The side panel: connection status, pending confirmations, the chat with agents and the activity
 // log. Everything it shows comes from storage (written by the worker) or from the API.
@@ -69,8 +70,6 @@ chrome.storage.onChanged.addListener((changes, area) => {
   if (area !== "local") return;
   if (STATUS_KEY in changes) void refreshStatus();
   if (INBOX_KEY in changes || TASKS_KEY in changes) void refreshInbox();
-// A running task ages out of the card without a storage change.
-setInterval(() => void refreshInbox(), 5_000);
   if (ACTIVITY_KEY in changes) void refreshActivity();
   if (["apiUrl", "token"].some((k) => k in changes)) void startChat();
 });
@@ -81,3 +80,4 @@ void refreshInbox();
 setInterval(() => void refreshInbox(), 5_000);
 void refreshActivity();
 void startChat();
+watchThisTab(byId("this-tab"));

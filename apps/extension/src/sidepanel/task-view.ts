@@ -4,15 +4,16 @@ import { askWorker } from "../shared/panel-messages.ts";
 import { el } from "./dom.ts";
 
 // The running task of each session: agent, step n of its maximum, last action, and Stop. A task
-// shows while it has actions waiting or ran one in the last half minute (the runner may be
-// thinking between steps); a stopped one says so until it ages out.
+// shows until its last answer comes (state done, from the agent's `final` answer), and while it
+// has actions waiting or ran one in the last half minute: the latter only covers an end the worker
+// missed (NATS down when the answer came). A stopped one says so until it ages out.
 
 const RECENT_MS = 30_000;
 const rendered = new WeakMap<HTMLElement, string>();
 
 export function renderTasks(root: HTMLElement, views: Record<string, TaskView>, entries: InboxEntry[], now = Date.now()): void {
   const busy = new Set(entries.filter((e) => e.state !== "done").map((e) => e.session));
-  const shown = Object.values(views).filter((v) => busy.has(v.session) || now - Date.parse(v.updated_at) < RECENT_MS);
+  const shown = Object.values(views).filter((v) => v.state !== "done" && (busy.has(v.session) || now - Date.parse(v.updated_at) < RECENT_MS));
   root.hidden = shown.length === 0;
   const key = JSON.stringify(shown.map((v) => [v.session, v.state, v.step, v.max_steps, v.last_action, v.agent]));
   if (rendered.get(root) === key) return;

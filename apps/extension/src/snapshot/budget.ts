@@ -1,6 +1,7 @@
 import type { DisplayNode, DisplayOptions } from "./display.ts";
 import { formatLine } from "./render.ts";
 import { tokensToChars } from "@crumbs/schemas/tokens";
+import { addPaneNotes, indexByOrder, MAX_PANE_NOTES, orders, PANE_NOTE_CHARS } from "./pane-notes.ts";
 
 export const DEFAULT_MAX_TOKENS = 4000;
 /** A run of more siblings than this, mostly of one role, is summarised when the page is over budget. */
@@ -10,6 +11,7 @@ export const REPEAT_SHOWN = 20;
 export const NEAR_VIEWPORT_PX = 1000;
 /** Room kept for the last line, which says what was left out. */
 const NOTE_RESERVE_CHARS = 260;
+
 
 export interface BudgetResult {
   nodes: DisplayNode[];
@@ -186,8 +188,11 @@ export function applyBudget(nodes: DisplayNode[], maxTokens: number, opts: Displ
   const allInteractive = countLines(nodes, (n) => n.kind === "interactive");
   const summarised = summariseTop(nodes, opts);
   let kept = summarised;
-  const budget = maxChars - NOTE_RESERVE_CHARS;
+  const original = indexByOrder(nodes);
+  const panes = Math.min([...original.values()].filter((n) => n.source.scrollable).length, MAX_PANE_NOTES);
+  const budget = maxChars - NOTE_RESERVE_CHARS - panes * PANE_NOTE_CHARS;
   if (totalCost(summarised) > budget) kept = rebuild(summarised, selectWithin(summarised, budget));
+  kept = addPaneNotes(kept, original, orders(kept), { n: MAX_PANE_NOTES });
   const keptLines = countLines(kept, (n) => !n.synthetic);
   const keptInteractive = countLines(kept, (n) => n.kind === "interactive");
   return {

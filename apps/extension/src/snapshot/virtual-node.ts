@@ -47,6 +47,8 @@ export const virtualNodeSchema = z.object({
   /** Distance in px from the viewport (0 = intersects it); drives the budget's priorities. */
   vp: z.optional(z.number()),
   frame: z.optional(framePlaceholderSchema),
+  /** A pane that scrolls (its ref scrolls it): when the budget cuts lines in it, it says how many and where. */
+  scrollable: z.optional(z.boolean()),
   /** Set by the budget when repeated children were cut: how many there were and how many are kept. */
   summary: z.optional(z.object({ total: z.number().check(z.int()), shown: z.number().check(z.int()) })),
   get children() {

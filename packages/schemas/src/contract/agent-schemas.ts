@@ -51,6 +51,11 @@ export const agentResponseContextSchema = z.looseObject({
   in_reply_to: z.looseObject({ id: z.uuid(), version: z.number().int().min(1) }),
   /** How the task ended when not by the model's own answer: `cancelled` when the user stopped it. */
   status: z.enum(["cancelled"]).optional(),
+  /**
+   * True when this answer ends its task: no browser action of the same step follows. The extension
+   * takes down its "Agent at work" card and ungroups the task's tabs at once (docs/extension.md).
+   */
+  final: z.boolean().optional(),
 });
 export type AgentResponseContext = z.infer<typeof agentResponseContextSchema>;
 

@@ -5,6 +5,7 @@ import { runElementAction, type ElementActionResult } from "./element-action.ts"
 import { runSnapshot } from "./snapshot.ts";
 import { handleTabCommand, isTabCommand } from "./tabs.ts";
 import { ActionError } from "../../shared/action-error.ts";
+import { isChromeAccessRefusal, restrictedPageHelp } from "../../shared/restricted-page.ts";
 
 async function run(cmd: Command): Promise<ElementActionResult> {
   // Tab commands, and waits for a URL that may survive a full navigation, run in the worker:
@@ -23,11 +24,15 @@ async function run(cmd: Command): Promise<ElementActionResult> {
     return { data };
   }
   const tab = await targetTab(cmd.tab_id);
-  if (isRestrictedUrl(tab.url)) {
-    throw new ActionError("blocked_by_policy", `extensions cannot read or act on ${tab.url}`);
+  if (isRestrictedUrl(tab.url)) throw new ActionError("blocked_by_policy", restrictedPageHelp(tab.url) ?? `extensions cannot read or act on ${tab.url}`);
+  try {
+    if (cmd.type === "snapshot") return { data: await runSnapshot(tab, cmd.params) };
+    return await runElementAction(tab, cmd);
+  } catch (e) {
+    // A blank tab, or a frame Chrome keeps closed: its raw refusal becomes what the user can do.
+    if (!(e instanceof Error) || !isChromeAccessRefusal(e.message)) throw e;
+    throw new ActionError("blocked_by_policy", restrictedPageHelp(tab.url) ?? `Chrome does not let extensions read or act in a frame of ${tab.url}`);
   }
-  if (cmd.type === "snapshot") return { data: await runSnapshot(tab, cmd.params) };
-  return runElementAction(tab, cmd);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { connect, type NatsConnection } from "nats.ws";
+import { ApiUnreachableError } from "@crumbs/schemas/api-errors";
 import { logActivity } from "../../shared/state/activity.ts";
 import { backoffDelay, RECONNECT_BACKOFF } from "../backoff.ts";
 import { currentConnection, type Connection } from "../connection.ts";
@@ -71,6 +72,8 @@ export class NatsLink {
           ttlSeconds: conn.config.natsCredentialsTtl,
         });
       } catch (e) {
+        // The API is where the credentials come from: unreachable, it is the API that is down.
+        if (e instanceof ApiUnreachableError) await setStatus("api", "error", e.message);
         await setStatus("nats", "error", `no NATS credentials: ${e instanceof Error ? e.message : String(e)}`);
         await sleep(backoffDelay(this.attempt++, RECONNECT_BACKOFF));
         continue;

@@ -9,11 +9,6 @@ import { syncMask } from "./mask.ts";
 
 export type Decision = { decision: "approved"; grant: boolean } | { decision: "denied" | "timeout" | "cancelled" };
 
-export async function updateBadge(entries: InboxEntry[]): Promise<void> {
-  const waiting = entries.filter((e) => e.state === "awaiting_confirmation").length;
-  await chrome.action?.setBadgeText({ text: waiting ? String(waiting) : "" }).catch(() => {});
-}
-
 export async function awaitDecision(entry: InboxEntry, assessment: WireAssessment, deadline: number, now: () => number): Promise<Decision> {
   await patchEntry(entry.request_id, {
     state: "awaiting_confirmation",
@@ -21,7 +16,6 @@ export async function awaitDecision(entry: InboxEntry, assessment: WireAssessmen
     confirm_by: new Date(deadline).toISOString(),
   });
   void logActivity("confirm", `waiting for your confirmation: ${assessment.sentence}`);
-  void updateBadge(await inbox.get());
   void syncMask();
   while (now() < deadline) {
     const e = (await inbox.get()).find((x) => x.request_id === entry.request_id);
@@ -30,8 +24,7 @@ export async function awaitDecision(entry: InboxEntry, assessment: WireAssessmen
       // Cleared, so a second high-risk kind found on the next try is asked again.
       await patchEntry(entry.request_id, { decision: undefined, grant: undefined, confirm: undefined, state: "queued" });
       void logActivity("confirm", `${e.decision}: ${assessment.sentence}`, e.decision === "approved");
-      void updateBadge(await inbox.get());
-      return e.decision === "approved" ? { decision: "approved", grant: e.grant === true } : { decision: "denied" };
+          return e.decision === "approved" ? { decision: "approved", grant: e.grant === true } : { decision: "denied" };
     }
     await new Promise((r) => setTimeout(r, 100));
   }

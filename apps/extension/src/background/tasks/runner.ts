@@ -3,13 +3,14 @@ import { assessRisk, needsConfirmation, type Risk } from "../../risk/risk.ts";
 import { siteOf } from "../../risk/site.ts";
 import type { ExecuteResult } from "../../shared/command.ts";
 import { logActivity } from "../../shared/state/activity.ts";
-import { awaitDecision, updateBadge } from "./confirm.ts";
+import { awaitDecision } from "./confirm.ts";
 import type { Connection } from "../connection.ts";
 import { addGrant, cancels, grants, isCancelledBy, noteTask } from "../../shared/state/control.ts";
 import { inbox, patchEntry, removeEntry, type InboxEntry, type ResultContext } from "../../shared/state/inbox.ts";
 import { syncMask } from "./mask.ts";
 import { checkWrite } from "../../risk/allowlist.ts";
 import { postResult } from "./results.ts";
+import { addToTaskGroup } from "./tab-group.ts";
 import { agentStartTab } from "./start-tab.ts";
 import { CANCELLED_MESSAGE } from "./stop.ts";
 import { allows, getScope, newScope, setScope, withClosed, withCurrent, withOpened, withSite, type TabScope } from "./tab-scope.ts";
@@ -68,7 +69,6 @@ export class ActionRunner {
       this.sessions.add(session);
       void this.runSession(session).finally(() => this.sessions.delete(session));
     }
-    await updateBadge(entries);
   }
 
   /** The user's answer to a confirmation (from the side panel); `grant`: always allow this kind on this site. */
@@ -106,7 +106,6 @@ export class ActionRunner {
         void syncMask();
       }
     }
-    void updateBadge(await inbox.get());
   }
 
   /**
@@ -148,7 +147,10 @@ export class ActionRunner {
     const paramTab = TAB_ACTIONS_WITH_PARAM_TAB.has(entry.action) ? (entry.params.tab_id as number | undefined) : undefined;
     const explicit = entry.tab_id ?? paramTab;
     if (explicit !== undefined && !allows(scope, explicit)) {
-      const refusal = fail("blocked_by_policy", `tab ${explicit} is not one this agent opened or started on; use tab_list to see the tabs it may use`);
+      const refusal = fail(
+        "blocked_by_policy",
+        `tab ${explicit} is not one this task may use: an agent may switch only to the tab where its task started and the tabs it opened (tab_list shows them)`,
+      );
       return this.finish(entry, refusal, scope.current, undefined);
     }
     const target = explicit ?? scope.current;
@@ -222,7 +224,10 @@ export class ActionRunner {
     }
     const data = result.data as Record<string, unknown> | undefined;
     scope = (await getScope(entry.session)) ?? scope;
-    if (entry.action === "tab_new" && typeof data?.tab_id === "number") await setScope(entry.session, withOpened(scope, data.tab_id));
+    if (entry.action === "tab_new" && typeof data?.tab_id === "number") {
+      await setScope(entry.session, withOpened(scope, data.tab_id));
+      await addToTaskGroup(entry.session, data.tab_id, (entry.task?.root.id ?? entry.session).slice(0, 8));
+    }
     if (entry.action === "tab_switch" && typeof data?.tab_id === "number") await setScope(entry.session, withCurrent(scope, data.tab_id));
     if (entry.action === "tab_close" && typeof data?.closed === "number") await setScope(entry.session, withClosed(scope, data.closed));
     if (entry.action === "tab_list" && Array.isArray(data?.tabs)) {

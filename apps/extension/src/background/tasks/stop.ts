@@ -5,6 +5,7 @@ import type { Connection } from "../connection.ts";
 import { inbox, removeEntry, type InboxEntry, type ResultContext } from "../../shared/state/inbox.ts";
 import { postResult } from "./results.ts";
 import { syncMask } from "./mask.ts";
+import { ungroupTask } from "./tab-group.ts";
 import { scopes } from "./tab-scope.ts";
 
 // Stop: the user ends an agent's task from the side panel or with Esc on the page's mask. At once,
@@ -65,6 +66,7 @@ export async function stopTasks(conn: Connection | undefined, extensionId: strin
       }),
     );
     await noteTask(session, { state: "stopped" });
+    await ungroupTask(session);
     void logActivity("action", `stopped the agent's task (session ${session.slice(0, 8)}): ${dropped.length} waiting action(s) dropped`, false);
     if (!conn) continue;
     const targets = roots.size ? [...roots.values()] : [undefined];

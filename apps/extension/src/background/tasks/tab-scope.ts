@@ -11,6 +11,8 @@ export const scopeSchema = z.object({
   current: z.number().check(z.int()),
   /** Sites it may write to when the options set no allowlist. */
   sites: z._default(z.array(z.string()), []),
+  /** The Chrome tab group `Task(<id>)` of the tabs it opened, until its task ends. */
+  group: z.optional(z.number().check(z.int())),
   at: z.string(),
 });
 export type TabScope = z.infer<typeof scopeSchema>;

@@ -1,11 +1,12 @@
 import { ActionError } from "../../shared/action-error.ts";
 import { registerAction } from "./registry.ts";
 import { waitForActionable } from "../dom/actionability.ts";
-import { checkedState, describeElement, isVisible } from "../dom/element-state.ts";
+import { checkedState, describeElement } from "../dom/element-state.ts";
 import { summarize } from "../dom/role-utils.ts";
 import { targetParams } from "./params.ts";
 import { pointerClick } from "../dom/pointer.ts";
 import { resolveTarget } from "../dom/resolve-target.ts";
+import { userTarget } from "../dom/label-proxy.ts";
 
 // check/uncheck click like a user (so React's onClick/onChange and Vue's v-model run) and then verify the state.
 for (const [name, want] of [["check", true], ["uncheck", false]] as const) {
@@ -21,8 +22,7 @@ for (const [name, want] of [["check", true], ["uncheck", false]] as const) {
     }
     if (before === want) return { [name === "check" ? "checked" : "unchecked"]: summarize(el), changed: false };
     // Custom checkboxes often hide the real input and show a styled label: click what the user would click.
-    const clickable = isVisible(el) ? el : visibleLabel(el) ?? el;
-    const point = await waitForActionable(clickable, { hitTest: true, timeoutMs: params.timeout_ms });
+    const point = await waitForActionable(userTarget(el), { hitTest: true, timeoutMs: params.timeout_ms, control: el });
     pointerClick(point);
     const after = checkedState(el);
     if (after !== want) {
@@ -30,9 +30,4 @@ for (const [name, want] of [["check", true], ["uncheck", false]] as const) {
     }
     return { [name === "check" ? "checked" : "unchecked"]: summarize(el), changed: true };
   });
-}
-
-function visibleLabel(el: Element): Element | undefined {
-  const labels = (el as HTMLInputElement).labels;
-  return labels ? Array.from(labels).find(isVisible) : undefined;
 }

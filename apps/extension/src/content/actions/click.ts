@@ -4,10 +4,12 @@ import { summarize } from "../dom/role-utils.ts";
 import { targetParams } from "./params.ts";
 import { pointerClick } from "../dom/pointer.ts";
 import { resolveTarget } from "../dom/resolve-target.ts";
+import { userTarget } from "../dom/label-proxy.ts";
 
 registerAction("click", targetParams, async (params) => {
   const el = resolveTarget(params);
-  const point = await waitForActionable(el, { hitTest: true, timeoutMs: params.timeout_ms });
+  // A custom switch's hidden input is clicked where the user would: its label, with the slider.
+  const point = await waitForActionable(userTarget(el), { hitTest: true, timeoutMs: params.timeout_ms, control: el });
   pointerClick(point);
   return { clicked: summarize(el) };
 });

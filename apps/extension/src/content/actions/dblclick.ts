@@ -4,10 +4,11 @@ import { summarize } from "../dom/role-utils.ts";
 import { targetParams } from "./params.ts";
 import { pointerDblclick } from "../dom/pointer.ts";
 import { resolveTarget } from "../dom/resolve-target.ts";
+import { userTarget } from "../dom/label-proxy.ts";
 
 registerAction("dblclick", targetParams, async (params) => {
   const el = resolveTarget(params);
-  const point = await waitForActionable(el, { hitTest: true, timeoutMs: params.timeout_ms });
+  const point = await waitForActionable(userTarget(el), { hitTest: true, timeoutMs: params.timeout_ms, control: el });
   pointerDblclick(point);
   return { dblclicked: summarize(el) };
 });

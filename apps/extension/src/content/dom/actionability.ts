@@ -1,5 +1,5 @@
 import { ActionError } from "../../shared/action-error.ts";
-import { composedContains, deepElementFromPoint, isElement } from "./deep-dom.ts";
+import { composedContains, composedParent, deepElementFromPoint, isElement } from "./deep-dom.ts";
 import { describeElement, isEditable, isEnabled, isLabelOf, isVisible } from "./element-state.ts";
 
 // Playwright-style actionability: before acting, the element must be attached, visible, stable, enabled
@@ -12,6 +12,8 @@ export interface ActionabilityOptions {
   /** check that the element receives pointer events at its center (clicks, hovers) */
   hitTest?: boolean;
   timeoutMs?: number;
+  /** The control acted on through `el` (a hidden input through its label): its enabled state is the one checked. */
+  control?: Element;
 }
 
 export interface ActionPoint {
@@ -48,7 +50,7 @@ export async function waitForActionable(el: Element, opts: ActionabilityOptions 
 
 async function checkOnce(el: Element, opts: ActionabilityOptions): Promise<ActionPoint | string> {
   if (!isVisible(el)) return "it is not visible (hidden, zero size or display:none)";
-  if (opts.enabled !== false && !isEnabled(el)) return "it is disabled";
+  if (opts.enabled !== false && !isEnabled(opts.control ?? el)) return "it is disabled";
   if (opts.editable && !isEditable(el)) return "it is not editable (read-only or not a text field)";
   scrollIntoViewIfNeeded(el);
   const before = el.getBoundingClientRect();
@@ -121,12 +123,35 @@ function coveringRoot(el: Element, hit: Element): Element {
   return top;
 }
 
+/**
+ * Brings the element into view when the viewport or any box that clips it (a dialog's scrolling body, a
+ * pane) hides any of it: scrollIntoView scrolls every scrolling ancestor, so an option below the fold of
+ * a dialog's list is scrolled up in the list before the hit test asks what is over it.
+ */
 export function scrollIntoViewIfNeeded(el: Element): void {
   const rect = el.getBoundingClientRect();
   const view = el.ownerDocument.defaultView;
   if (!view) return;
   const inside = rect.top >= 0 && rect.left >= 0 && rect.bottom <= view.innerHeight && rect.right <= view.innerWidth;
-  if (!inside) el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+  if (!inside || clippedByAncestor(el, rect)) el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+}
+
+/** Whether a box around the element that clips its overflow (scrolling or hidden) cuts part of it off. */
+function clippedByAncestor(el: Element, rect: DOMRect): boolean {
+  const view = el.ownerDocument.defaultView;
+  for (let n = composedParent(el); n && n !== el.ownerDocument.documentElement; n = composedParent(n)) {
+    const style = view?.getComputedStyle(n);
+    if (!style || (style.overflowX === "visible" && style.overflowY === "visible")) continue;
+    const box = n.getBoundingClientRect();
+    // The padding box: borders and scroll bars are not where content shows.
+    const top = box.top + n.clientTop;
+    const left = box.left + n.clientLeft;
+    const clipsY = style.overflowY !== "visible" && (rect.top < top - 1 || rect.bottom > top + n.clientHeight + 1);
+    const clipsX = style.overflowX !== "visible" && (rect.left < left - 1 || rect.right > left + n.clientWidth + 1);
+    if (clipsY || clipsX) return true;
+    if (style.position === "fixed") break;
+  }
+  return false;
 }
 
 /** One rendering frame, bounded: background tabs throttle requestAnimationFrame. */

@@ -5,17 +5,19 @@ import { hrefOf, isActionable, statesOf, valueOf } from "./element-info.ts";
 import { isSectioning, roleOf } from "./role-utils.ts";
 import { refFor, rememberWalk, type WalkedRef } from "./refs.ts";
 import { ancestorsPlace, isItem, scopeOf } from "./place.ts";
+import { labelBox } from "./label-proxy.ts";
 import {
+  type Area,
+  childArea,
   clippedAway,
-  clipsOverflow,
   hasSize,
-  intersect,
   isCovered,
   MIN_OPACITY,
+  NO_CLIP,
+  overflowOf,
   overlaps,
-  type Rect,
   toRect,
-  viewportDistance,
+  viewDistance,
 } from "./visibility.ts";
 
 export interface WalkOptions {
@@ -25,10 +27,13 @@ export interface WalkOptions {
 }
 
 interface Ctx {
-  clip: Rect | null;
+  /** Where content can show (overflow: hidden cuts it) and what is seen now (the viewport within scrolling panes). */
+  area: Area;
   opacityZero: boolean;
   inSectioning: boolean;
   parentPointer: boolean;
+  /** Inside a label of a control the snapshot shows: clicking here is clicking that control. */
+  inLabel: boolean;
   vp: number;
   /** The innermost landmark or form around, and the collection item: where refs that heal place a ref (place.ts). */
   scope: string;
@@ -37,8 +42,8 @@ interface Ctx {
 
 interface Walk {
   opts: WalkOptions;
-  vw: number;
-  vh: number;
+  /** The viewport: what a position: fixed element's content is seen in. */
+  viewport: Area;
   /** The refs this walk gave, for their anchors (refs that heal, refs.ts). */
   refs: WalkedRef[];
 }
@@ -72,7 +77,6 @@ function options(sel: HTMLSelectElement): VirtualNode[] {
     if (o.disabled) node.states = { ...node.states, disabled: true };
     out.push(node);
   }
-  if (sel.options.length > MAX_OPTIONS) out.push({ role: "text", text: `(${sel.options.length - MAX_OPTIONS} more options)` });
   return out;
 }
 
@@ -103,42 +107,51 @@ function walkElement(el: Element, ctx: Ctx, w: Walk, out: VirtualNode[]): void {
   if (el.getAttribute("aria-hidden") === "true" || (el as HTMLElement).inert) return;
   const style = getComputedStyle(el);
   if (style.display === "none") return;
-  if (clippedAway(style)) return;
+  const visibleStyle = style.visibility === "visible";
+  const clipped = clippedAway(style);
   const contents = style.display === "contents";
   const rect = contents ? null : el.getBoundingClientRect();
   const sized = rect !== null && hasSize(rect);
-  if (rect && !sized) {
+  // An input hidden under the label that draws it (a custom switch) is where its label is seen.
+  const proxy = tag === "input" && visibleStyle && (clipped || !sized) ? labelBox(el) : undefined;
+  if (clipped && !proxy) return;
+  const overflow = rect ? overflowOf(el, style) : undefined;
+  if (rect && !sized && !proxy) {
     // No box: its content can still overflow into view, unless clipped or never laid out (closed details).
-    if (clipsOverflow(style) || !el.checkVisibility({ contentVisibilityAuto: true })) return;
+    if (overflow?.clipX || overflow?.clipY || !el.checkVisibility({ contentVisibilityAuto: true })) return;
   }
-  if (rect && sized && ctx.clip && style.position !== "fixed" && !overlaps(toRect(rect), ctx.clip)) return;
+  const fixed = style.position === "fixed";
+  if (rect && sized && !fixed && !overlaps(toRect(rect), ctx.area.clip)) return;
   const opacityZero = ctx.opacityZero || Number(style.opacity) <= MIN_OPACITY;
-  const visibleStyle = style.visibility === "visible";
   // A styled checkbox is often an invisible input under its visible label: the label makes it usable.
   const labelledInvisible =
     opacityZero && tag === "input" && ((el as HTMLInputElement).labels?.length ?? 0) > 0 && visibleStyle;
-  const shown = sized && visibleStyle && (!opacityZero || labelledInvisible);
+  const shown = (sized && !clipped && visibleStyle && (!opacityZero || labelledInvisible)) || proxy !== undefined;
   const textShown = visibleStyle && !opacityZero;
-  const vp = sized ? viewportDistance(toRect(rect), w.vw, w.vh) : ctx.vp;
+  const area = fixed ? w.viewport : ctx.area;
+  const box = proxy ?? (sized ? rect : undefined);
+  const vp = box ? viewDistance(toRect(box), area.view) : ctx.vp;
   const html = el as HTMLElement;
   const editableRoot = html.isContentEditable && !html.parentElement?.isContentEditable;
   const baseRole = roleOf(el, tag, ctx.inSectioning);
   const role = editableRoot && baseRole === "generic" ? "textbox" : baseRole;
 
-  let clip = ctx.clip;
-  if (style.position === "fixed") clip = null;
-  if (rect && clipsOverflow(style)) clip = clip ? intersect(clip, toRect(rect)) : toRect(rect);
+  const labelsControl = tag === "label" && !!(el as HTMLLabelElement).control?.checkVisibility();
+  // A pane that scrolls is a place to act on (`scroll` with its ref), and the budget says what in it was cut.
+  const scroller = overflow !== undefined && sized && (overflow.scrollX || overflow.scrollY) && el !== el.ownerDocument.body;
   const childCtx: Ctx = {
-    clip,
+    area: rect && overflow ? childArea(area, toRect(rect), overflow) : area,
     opacityZero,
     inSectioning: ctx.inSectioning || isSectioning(tag),
     parentPointer: style.cursor === "pointer",
+    inLabel: ctx.inLabel || labelsControl,
     vp,
     scope: scopeOf(el, baseRole) ?? ctx.scope,
     item: isItem(baseRole) ? el : ctx.item,
   };
 
   let kids: VirtualNode[] = [];
+  let summary: VirtualNode["summary"];
   if (tag === "iframe" || tag === "frame") {
     if (!shown) return;
     const node: VirtualNode = { role: "iframe", tag, vp };
@@ -151,6 +164,9 @@ function walkElement(el: Element, ctx: Ctx, w: Walk, out: VirtualNode[]): void {
     return;
   } else if (tag === "select") {
     kids = options(el as HTMLSelectElement);
+    const total = (el as HTMLSelectElement).options.length;
+    // Said on the select's line, and it makes the snapshot `truncated`: something was left out.
+    if (total > MAX_OPTIONS) summary = { total, shown: MAX_OPTIONS };
   } else if (tag === "svg" || tag === "img" || tag === "textarea" || tag === "input" || editableRoot) {
     // Leaves for the snapshot: their content is summed up by name and value.
   } else if (tag === "details" && !(el as HTMLDetailsElement).open) {
@@ -164,7 +180,7 @@ function walkElement(el: Element, ctx: Ctx, w: Walk, out: VirtualNode[]): void {
     walkChildren(el, childCtx, textShown, w, kids);
   }
 
-  if (tag === "label" && (el as HTMLLabelElement).control?.checkVisibility()) kids = kids.filter((k) => k.role !== "text");
+  if (labelsControl) kids = kids.filter((k) => k.role !== "text");
 
   if (!shown) {
     // An invisible box (visibility:hidden, zero size, transparent) can hold visible descendants.
@@ -172,21 +188,25 @@ function walkElement(el: Element, ctx: Ctx, w: Walk, out: VirtualNode[]): void {
     return;
   }
 
-  const actionable = isActionable(el, tag, role, style, ctx.parentPointer);
+  // A label's slider or box has the pointer cursor, but it is the control's: the control has the ref.
+  const labelPart = (ctx.inLabel || labelsControl) && (role === "generic" || role === "none" || role === "presentation");
+  const actionable = !labelPart && isActionable(el, tag, role, style, ctx.parentPointer);
   // Content: only the visible text this walk found in the children.
   let name = accessibleName(el, role, { actionable, content: () => contentText(kids).join(" ") });
   if (name.length > MAX_NAME) name = `${name.slice(0, MAX_NAME - 1)}…`;
 
   const node: VirtualNode = { role: actionable && (role === "none" || role === "presentation") ? "generic" : role, tag, vp };
   if (name) node.name = name;
-  if (actionable) {
-    const covered = vp === 0 && isCovered(el, rect, w.vw, w.vh);
+  if (actionable || scroller) {
+    const covered = actionable && vp === 0 && box !== undefined && isCovered(el, box, area.view);
     if (covered) node.states = { covered: true };
     else {
       node.ref = refFor(el);
       w.refs.push({ ref: node.ref, role: node.role, name, scope: ctx.scope, item: ctx.item });
     }
   }
+  if (scroller) node.scrollable = true;
+  if (summary) node.summary = summary;
   const type = typeOf(el, tag);
   if (type) node.type = type;
   const states = statesOf(el, tag, node.role);
@@ -197,8 +217,8 @@ function walkElement(el: Element, ctx: Ctx, w: Walk, out: VirtualNode[]): void {
     const href = hrefOf(el);
     if (href) node.href = href;
   }
-  if (w.opts.includeBoxes) {
-    node.box = { x: Math.round(rect.x), y: Math.round(rect.y), width: Math.round(rect.width), height: Math.round(rect.height) };
+  if (w.opts.includeBoxes && box) {
+    node.box = { x: Math.round(box.x), y: Math.round(box.y), width: Math.round(box.width), height: Math.round(box.height) };
   }
   // Name from content already says what the children say, unless they hold something to act on.
   if (name && NAME_FROM_CONTENT.has(node.role) && !hasActionOrHeading(kids)) kids = [];
@@ -240,11 +260,12 @@ export function walkDocument(doc: Document, root: Element | null, opts: WalkOpti
 
 function walkTree(doc: Document, root: Element | null, opts: WalkOptions, refs: Walk["refs"]): VirtualNode {
   const view = doc.defaultView;
-  const w: Walk = { opts, vw: view?.innerWidth ?? 0, vh: view?.innerHeight ?? 0, refs };
+  const vpRect = { left: 0, top: 0, right: view?.innerWidth ?? 0, bottom: view?.innerHeight ?? 0 };
+  const w: Walk = { opts, viewport: { clip: NO_CLIP, view: vpRect }, refs };
   const start = root ?? doc.body ?? doc.documentElement;
   // A walk from root_ref starts below the page's top: its ancestors' place, as placeOf reads it.
   const place = root ? ancestorsPlace(root) : { scope: "", item: undefined };
-  const ctx: Ctx = { clip: null, opacityZero: false, inSectioning: false, parentPointer: false, vp: 0, ...place };
+  const ctx: Ctx = { area: w.viewport, opacityZero: false, inSectioning: false, parentPointer: false, inLabel: false, vp: 0, ...place };
   if (!start) return { role: "generic", tag: "body", vp: 0 };
   if (!root) {
     const children: VirtualNode[] = [];

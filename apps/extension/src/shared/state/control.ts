@@ -44,7 +44,8 @@ export const taskViewSchema = z.object({
   step: z.optional(z.number().check(z.int())),
   max_steps: z.optional(z.number().check(z.int())),
   last_action: z.optional(z.string()),
-  state: z.enum(["running", "stopped"]),
+  /** done: the agent's last answer came (agent.response.v1 `final`); the card goes at once. */
+  state: z.enum(["running", "stopped", "done"]),
   updated_at: z.string(),
 });
 export type TaskView = z.infer<typeof taskViewSchema>;
