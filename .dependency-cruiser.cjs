@@ -1,21 +1,27 @@
 // The dependency rule of the repository (docs/architecture.md, "The dependency rule"), checked
 // by `npm run depcheck`, which `npm test` runs. Paths are the resolved files: a workspace import
-// such as `@crumbs/schemas` resolves (through its package `exports`) to packages/schemas/src/index.ts.
+// such as `@crumbs/schemas` resolves (through its package `exports`) to schemas/src/index.ts.
 
-/** Apps: processes someone runs. */
-const APPS = "^(apps/[^/]+|examples|bench)/";
-/** Libraries: imported by apps, never importing one. */
-const LIBRARIES = "^packages/[^/]+/";
+// Apps and libraries are told apart by the role each package.json declares (`"crumbs": { "role": "app" }`
+// or "library"; scripts/workspace-roles.cjs), not by folder: agents/ holds both.
+const { readWorkspaces, rolePatterns, folderPattern } = require("./scripts/workspace-roles.cjs");
+const roles = rolePatterns(readWorkspaces(__dirname));
+const { dirOf, packagesBut } = roles;
+
+/** Apps: processes someone runs (role "app"). */
+const APPS = roles.APPS;
+/** Libraries: imported by apps, never importing one (role "library"). */
+const LIBRARIES = roles.LIBRARIES;
+/** Every workspace package, captured so a rule can compare the importer's package with the target's. */
+const PACKAGE = roles.PACKAGE;
+/** A package's integration-test folder, the package captured. */
+const TEST_FOLDER = `${PACKAGE}test/`;
 /** Test files and test folders, of every package. */
 const TESTS = "(^|/)test/|\\.test\\.ts$";
-/** A package's integration-test folder. */
-const TEST_FOLDER = "^(examples|bench)/test/|^(apps|packages)/[a-z-]+/test/";
 /** The light subpaths of @crumbs/schemas (package.json `exports`), and the light modules they use. */
 const LIGHT_SCHEMAS =
-  "^packages/schemas/src/contract/(browser-action-schema|action-names|role-selector-schema|action-result-schema|task-cancel-schema|" +
+  "^schemas/src/contract/(browser-action-schema|action-names|role-selector-schema|action-result-schema|task-cancel-schema|" +
   "reference-page-hints|pcd-schema|token-estimate|regex-limits|reference-event|sse-parser|nats-names|zod-mini|api-errors|errors)\\.ts$";
-/** Every workspace package, captured so a rule can compare the importer's package with the target's. */
-const PACKAGE = "^(examples|bench|apps/[^/]+|packages/[^/]+)/";
 
 module.exports = {
   forbidden: [
@@ -39,13 +45,13 @@ module.exports = {
       name: "tests-reach-only-test-helpers",
       severity: "error",
       comment: "A test of one package may import another package's test/ helpers, never its src/ by path.",
-      from: { path: "^(examples|bench|apps/[^/]+|packages/[^/]+)/test/" },
+      from: { path: TEST_FOLDER },
       to: { dependencyTypes: ["local"], path: PACKAGE, pathNot: ["^$1/", TEST_FOLDER] },
     },
     {
       name: "libraries-never-depend-on-apps",
       severity: "error",
-      comment: "schemas, agent-sdk, telemetry and testkit are below every app; an app is never imported by a library.",
+      comment: "Libraries (schemas, agent-sdk, agent-definitions, migrations, telemetry, testkit) are below every app; an app is never imported by a library.",
       from: { path: LIBRARIES, pathNot: TEST_FOLDER },
       to: { path: APPS },
     },
@@ -53,8 +59,8 @@ module.exports = {
       name: "schemas-depend-on-no-workspace",
       severity: "error",
       comment: "@crumbs/schemas is the contract: it imports no other workspace package.",
-      from: { path: "^packages/schemas/" },
-      to: { path: "^(apps|packages/(?!schemas/)[^/]+|examples|bench)/" },
+      from: { path: folderPattern([dirOf("@crumbs/schemas")]) },
+      to: { path: packagesBut("@crumbs/schemas") },
     },
     {
       name: "apps-do-not-import-apps",
@@ -62,9 +68,9 @@ module.exports = {
       comment:
         "Apps talk over HTTP and NATS, not imports. Exceptions: the CLI launches the API and the runner " +
         "(`crumbs start|api|runner`), bench measures them, tests start whatever they test, and the API serves the " +
-        "dashboard's built files (it imports only where they are: apps/dashboard/index.ts).",
-      from: { path: "^(apps/(api|runner|dashboard|extension)|examples)/", pathNot: TESTS },
-      to: { path: APPS, pathNot: ["^$1/", "^apps/dashboard/index\\.ts$"] },
+        "dashboard's built files (it imports only where they are: services/dashboard/index.ts).",
+      from: { path: APPS, pathNot: [TESTS, folderPattern([dirOf("@crumbs/cli"), dirOf("@crumbs/bench")])] },
+      to: { path: APPS, pathNot: ["^$1/", `^${dirOf("@crumbs/dashboard")}/index\\.ts$`] },
     },
     {
       name: "extension-is-browser-only",
@@ -72,7 +78,7 @@ module.exports = {
       comment:
         "The extension bundles run in Chrome: no Node built-ins, no Node-only packages (core nats, postgres, " +
         "drizzle) and no workspace package but @crumbs/schemas.",
-      from: { path: "^apps/extension/src/" },
+      from: { path: "^extension/src/" },
       to: {
         dependencyTypes: ["core"],
       },
@@ -81,15 +87,15 @@ module.exports = {
       name: "extension-imports-only-browser-packages",
       severity: "error",
       comment: "See extension-is-browser-only.",
-      from: { path: "^apps/extension/src/" },
+      from: { path: "^extension/src/" },
       to: {
         path: [
-          "^(apps/(?!extension/)[^/]+|packages/(?!schemas/)[^/]+|examples|bench)/",
+          packagesBut("@crumbs/extension", "@crumbs/schemas"),
           "node_modules/(nats|postgres|drizzle-orm|@electric-sql|playwright-core|handlebars|jsonpath-plus)/",
         ],
       },
     },
-    // The extension's folders (apps/extension/README.md, "Folders and their dependency rule").
+    // The extension's folders (extension/README.md, "Folders and their dependency rule").
     {
       name: "extension-bundles-stay-apart",
       severity: "error",
@@ -97,8 +103,8 @@ module.exports = {
         "background/ (the worker), content/ (the page), sidepanel/, options/ and re2/ (the RE2 engine injected " +
         "beside the content script) are bundles in their own realms: they talk through messages, storage and " +
         "one global, whose shapes are in shared/, never by importing each other.",
-      from: { path: "^apps/extension/src/(background|content|sidepanel|options|re2)/" },
-      to: { path: "^apps/extension/src/(background|content|sidepanel|options|re2)/", pathNot: "^apps/extension/src/$1/" },
+      from: { path: "^extension/src/(background|content|sidepanel|options|re2)/" },
+      to: { path: "^extension/src/(background|content|sidepanel|options|re2)/", pathNot: "^extension/src/$1/" },
     },
     {
       name: "extension-shared-is-the-protocol",
@@ -106,8 +112,8 @@ module.exports = {
       comment:
         "shared/ holds what the bundles exchange (commands, messages, errors, stored state); it imports no " +
         "bundle, only the pure snapshot/ and risk/ whose shapes the messages carry.",
-      from: { path: "^apps/extension/src/shared/" },
-      to: { path: "^apps/extension/src/", pathNot: "^apps/extension/src/(shared|snapshot|risk)/" },
+      from: { path: "^extension/src/shared/" },
+      to: { path: "^extension/src/", pathNot: "^extension/src/(shared|snapshot|risk)/" },
     },
     {
       name: "extension-engines-are-pure",
@@ -115,8 +121,8 @@ module.exports = {
       comment:
         "snapshot/ (tree to text, budget, frames) and risk/ (risk, sites, allowlist) are pure functions of " +
         "their input: each imports nothing of the extension outside itself, and no NATS (eslint keeps chrome and the DOM out).",
-      from: { path: "^apps/extension/src/(snapshot|risk)/" },
-      to: { path: ["^apps/extension/src/", "node_modules/nats"], pathNot: "^apps/extension/src/$1/" },
+      from: { path: "^extension/src/(snapshot|risk)/" },
+      to: { path: ["^extension/src/", "node_modules/nats"], pathNot: "^extension/src/$1/" },
     },
     {
       name: "extension-perception-is-pure",
@@ -124,8 +130,8 @@ module.exports = {
       comment:
         "perception/ (the page model of a snapshot tree, the pcd, the query index, refs that heal, name matching) " +
         "is pure like snapshot/, whose tree it reads: it imports only itself and snapshot/, and no NATS.",
-      from: { path: "^apps/extension/src/perception/" },
-      to: { path: ["^apps/extension/src/", "node_modules/nats"], pathNot: "^apps/extension/src/(perception|snapshot)/" },
+      from: { path: "^extension/src/perception/" },
+      to: { path: ["^extension/src/", "node_modules/nats"], pathNot: "^extension/src/(perception|snapshot)/" },
     },
     {
       name: "extension-dom-below-verbs",
@@ -133,8 +139,8 @@ module.exports = {
       comment:
         "content/dom/ is what every verb and the guard build on (walker, roles and names, states, actionability, " +
         "selectors, refs, input events): it never imports a verb or the content script's dispatcher.",
-      from: { path: "^apps/extension/src/content/dom/" },
-      to: { path: "^apps/extension/src/content/", pathNot: "^apps/extension/src/content/dom/" },
+      from: { path: "^extension/src/content/dom/" },
+      to: { path: "^extension/src/content/", pathNot: "^extension/src/content/dom/" },
     },
     {
       name: "extension-one-verb-per-file",
@@ -142,8 +148,8 @@ module.exports = {
       comment:
         "Each verb in content/actions/ stands alone: it imports the registry, the shared params and dom/, never " +
         "another verb (only index.ts lists them all).",
-      from: { path: "^apps/extension/src/content/actions/", pathNot: ["/index\\.ts$", "\\.test\\.ts$"] },
-      to: { path: "^apps/extension/src/content/actions/", pathNot: "/(registry|params)\\.ts$" },
+      from: { path: "^extension/src/content/actions/", pathNot: ["/index\\.ts$", "\\.test\\.ts$"] },
+      to: { path: "^extension/src/content/actions/", pathNot: "/(registry|params)\\.ts$" },
     },
     {
       name: "extension-commands-know-no-bus",
@@ -151,8 +157,8 @@ module.exports = {
       comment:
         "background/commands/ runs one command in a tab (frames, tabs, snapshot stitching) for whoever calls " +
         "execute(): it knows nothing of NATS, tasks or the page context.",
-      from: { path: "^apps/extension/src/background/commands/" },
-      to: { path: "^apps/extension/src/background/", pathNot: "^apps/extension/src/background/commands/" },
+      from: { path: "^extension/src/background/commands/" },
+      to: { path: "^extension/src/background/", pathNot: "^extension/src/background/commands/" },
     },
     {
       name: "extension-nats-only-carries",
@@ -160,8 +166,8 @@ module.exports = {
       comment:
         "background/nats/ connects, renews credentials and stores what arrives in the inbox; running it is " +
         "tasks/, so nats/ imports neither tasks/ nor commands/ nor context/.",
-      from: { path: "^apps/extension/src/background/nats/" },
-      to: { path: "^apps/extension/src/background/(tasks|commands|context)/" },
+      from: { path: "^extension/src/background/nats/" },
+      to: { path: "^extension/src/background/(tasks|commands|context)/" },
     },
     {
       name: "extension-zod-through-zod-mini",
@@ -169,7 +175,7 @@ module.exports = {
       comment:
         "The extension's bundles take zod as @crumbs/schemas/zod-mini (zod/mini with English messages), never " +
         "the zod package itself: `import { z } from \"zod\"` pulls classic zod with every locale (BENCHMARKS.md).",
-      from: { path: "^apps/extension/src/" },
+      from: { path: "^extension/src/" },
       to: { path: "node_modules/zod/" },
     },
     {
@@ -179,8 +185,8 @@ module.exports = {
         "The extension imports @crumbs/schemas only through its light subpaths (browser-action, action-result, " +
         "task-cancel, reference-page-hints, reference-event, sse, nats-names, zod-mini, api-errors); the index pulls " +
         "the engines (handlebars, JSONPath, RE2) and classic zod. Its tests may use the index.",
-      from: { path: "^apps/extension/src/", pathNot: [TESTS, "^apps/extension/src/re2/"] },
-      to: { path: "^packages/schemas/", pathNot: LIGHT_SCHEMAS },
+      from: { path: "^extension/src/", pathNot: [TESTS, "^extension/src/re2/"] },
+      to: { path: "^schemas/", pathNot: LIGHT_SCHEMAS },
     },
     {
       name: "extension-re2-takes-only-the-engine",
@@ -188,8 +194,8 @@ module.exports = {
       comment:
         "re2/ is the RE2 engine bundle (re2.js): it takes @crumbs/schemas/safe-regex (selector/regex.ts) and the " +
         "light subpaths, nothing else of the schemas package.",
-      from: { path: "^apps/extension/src/re2/" },
-      to: { path: "^packages/schemas/", pathNot: [LIGHT_SCHEMAS, "^packages/schemas/src/selector/regex\\.ts$"] },
+      from: { path: "^extension/src/re2/" },
+      to: { path: "^schemas/", pathNot: [LIGHT_SCHEMAS, "^schemas/src/selector/regex\\.ts$"] },
     },
     {
       name: "light-schemas-stay-light",
@@ -207,8 +213,8 @@ module.exports = {
       name: "test-support-only-from-tests",
       severity: "error",
       comment: "@crumbs/testkit and vitest are for tests (and bench, which drives the same servers), never for shipped code.",
-      from: { path: PACKAGE, pathNot: [TESTS, "^bench/", "^packages/testkit/"] },
-      to: { path: ["^packages/testkit/", "node_modules/vitest/"] },
+      from: { path: PACKAGE, pathNot: [TESTS, folderPattern([dirOf("@crumbs/bench"), dirOf("@crumbs/testkit")])] },
+      to: { path: [folderPattern([dirOf("@crumbs/testkit")]), "node_modules/vitest/"] },
     },
   ],
   options: {

@@ -12,7 +12,7 @@ export default tseslint.config(
       "**/.turbo/**",
       ".crumbs/**",
       "bench/results/**",
-      "apps/api/migrations/meta/**",
+      "migrations/meta/**",
     ],
   },
   js.configs.recommended,
@@ -27,14 +27,20 @@ export default tseslint.config(
     },
   },
   {
-    files: ["apps/extension/src/**/*.ts"],
+    // CommonJS is what dependency-cruiser loads its config as (.dependency-cruiser.cjs and what it requires).
+    files: ["**/*.cjs"],
+    languageOptions: { sourceType: "commonjs" },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+  {
+    files: ["extension/src/**/*.ts"],
     languageOptions: { globals: { ...globals.browser, chrome: "readonly" } },
   },
   {
-    // The extension's pure engines (apps/extension/README.md, "Folders and their dependency rule"): no
+    // The extension's pure engines (extension/README.md, "Folders and their dependency rule"): no
     // extension API, no DOM, no network, so they run and are tested anywhere. Imports are checked by
     // .dependency-cruiser.cjs; globals here.
-    files: ["apps/extension/src/{snapshot,risk,perception}/**/*.ts"],
+    files: ["extension/src/{snapshot,risk,perception}/**/*.ts"],
     rules: {
       "no-restricted-globals": [
         "error",

@@ -12,20 +12,20 @@ process.env.LOG_LEVEL ??= "warn";
 
 export default defineConfig({
   test: {
-    reporters: ["default", "./packages/testkit/src/summary-reporter.ts"],
+    reporters: ["default", "./libs/testkit/src/summary-reporter.ts"],
     projects: [
       {
         test: {
           name: "unit",
-          include: ["{packages,apps,examples,bench}/**/src/**/*.test.ts", "bench/{lib,suites}/**/*.test.ts"],
+          include: ["{services,extension,agents,schemas,libs,bench}/**/src/**/*.test.ts", "bench/{lib,suites}/**/*.test.ts", "scripts/**/*.test.ts"],
           exclude: ["**/node_modules/**", "**/dist/**"],
         },
       },
       {
         test: {
           name: "integration",
-          include: ["{packages,apps,examples}/**/test/**/*.test.ts"],
-          exclude: ["**/node_modules/**", "**/dist/**", "apps/dashboard/test/**", "apps/extension/test/**"],
+          include: ["{services,extension,agents,schemas,libs}/**/test/**/*.test.ts"],
+          exclude: ["**/node_modules/**", "**/dist/**", "services/dashboard/test/**", "extension/test/**"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           fileParallelism: false,
@@ -34,7 +34,7 @@ export default defineConfig({
       {
         test: {
           name: "browser",
-          include: ["apps/extension/test/**/*.test.ts", "apps/dashboard/test/**/*.test.ts"],
+          include: ["extension/test/**/*.test.ts", "services/dashboard/test/**/*.test.ts"],
           exclude: ["**/node_modules/**", "**/dist/**"],
           testTimeout: 60_000,
           hookTimeout: 90_000,

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Usage: .ci/summary.sh OUTPUT_FILE STATUS
 # The summary and exit decision of .ci/run, apart so it can be tested on fixture outputs
-# (packages/testkit/test/ci-summary.test.ts). OUTPUT_FILE holds what `npm ci && npm test` printed,
+# (libs/testkit/test/ci-summary.test.ts). OUTPUT_FILE holds what `npm ci && npm test` printed,
 # STATUS its exit code. Prints one line `tests: N passed, N failed, N skipped` and exits non-zero
 # when the run failed: a non-zero STATUS, a summary with failures, or no summary at all.
 set -euo pipefail
 output=$1
 status=$2
 
-# vitest prints the plain `tests:` line itself (packages/testkit/src/summary-reporter.ts). When
+# vitest prints the plain `tests:` line itself (libs/testkit/src/summary-reporter.ts). When
 # npm test stops earlier (install, typecheck, build or lint failed) there is none: say so plainly.
 summary=$(sed 's/\x1b\[[0-9;]*m//g' "$output" | grep -E '^tests: [0-9]+ passed, [0-9]+ failed' | tail -n 1 || true)
 if [ -n "$summary" ]; then

@@ -1,4 +1,4 @@
-// Builds a library of this repository (packages/schemas, packages/agent-sdk) to JavaScript and
+// Builds a library of this repository (schemas, agents/sdk) to JavaScript and
 // declarations in its dist/, for publishing (see pack-libraries.mjs). Run from the package folder:
 //   node ../../scripts/build-library.mjs
 // tsc rewrites the relative `.ts` imports of the emitted JavaScript to `.js`

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 
-const LIBRARIES = ["packages/schemas", "packages/agent-sdk"];
+const LIBRARIES = ["schemas", "agents/sdk"];
 const root = resolve(import.meta.dirname, "..");
 const { values } = parseArgs({ options: { out: { type: "string", default: "packed" }, "no-build": { type: "boolean", default: false } } });
 const out = resolve(values.out);

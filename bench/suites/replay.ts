@@ -8,7 +8,7 @@ import { higherIsBetter } from "../lib/figures.ts";
 import { startStack, TOKEN } from "../lib/stack.ts";
 
 const ROWS = 100_000;
-const cli = fileURLToPath(new URL("../../apps/cli/bin/crumbs.js", import.meta.url));
+const cli = fileURLToPath(new URL("../../services/cli/bin/crumbs.js", import.meta.url));
 
 /** 100,000 created events of chat messages (~1 KB each), written straight into history: the API would take minutes. */
 async function fillHistory(sql: postgres.Sql, rows: number) {

@@ -4,9 +4,9 @@ import { fileURLToPath } from "node:url";
 import type { Figure, Suite } from "../types.ts";
 import { lowerIsBetter } from "../lib/figures.ts";
 
-const benchScript = fileURLToPath(new URL("../../apps/extension/bench/snapshot-bench.ts", import.meta.url));
-const resultFile = fileURLToPath(new URL("../../apps/extension/bench/results/snapshot.json", import.meta.url));
-const extensionDir = fileURLToPath(new URL("../../apps/extension/", import.meta.url));
+const benchScript = fileURLToPath(new URL("../../extension/bench/snapshot-bench.ts", import.meta.url));
+const resultFile = fileURLToPath(new URL("../../extension/bench/results/snapshot.json", import.meta.url));
+const extensionDir = fileURLToPath(new URL("../../extension/", import.meta.url));
 const BUDGET_TOKENS = 4_000;
 
 interface Stat {
@@ -20,7 +20,7 @@ interface Row {
   playwright: { ms: Stat; tokens: number };
 }
 
-/** The extension's own bench (apps/extension/bench/snapshot-bench.ts) does the measuring; this suite runs it and reads its JSON. */
+/** The extension's own bench (extension/bench/snapshot-bench.ts) does the measuring; this suite runs it and reads its JSON. */
 function runExtensionBench(runs: number, log: (m: string) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", benchScript], {

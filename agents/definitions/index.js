@@ -1,0 +1,4 @@
+import { fileURLToPath } from "node:url";
+
+/** The page assistant's agent.def.v1: `crumbs start` installs it, `crumbs agents apply` takes it as a file. */
+export const PAGE_ASSISTANT_FILE = fileURLToPath(new URL("./page-assistant.json", import.meta.url));

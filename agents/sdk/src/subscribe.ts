@@ -1,0 +1,285 @@
+import {
+  AckPolicy,
+  DeliverPolicy,
+  nanos,
+  type Consumer,
+  type ConsumerConfig,
+  type ConsumerMessages,
+  type JetStreamManager,
+  type JsMsg,
+  type Msg,
+  type NatsConnection,
+} from "nats";
+import { STREAM_NAME } from "@crumbs/schemas";
+import { EventSubscription, type MessageSource, type RawMessage } from "./event-subscription.ts";
+import type { BreadcrumbEvent } from "./known.ts";
+import type { ReferenceHttp } from "./reference.ts";
+import { filterSubjectFor, selectorMatcher, type EventKind, type Selector, type SelectorInput } from "./selector.ts";
+
+export const STREAM = STREAM_NAME;
+
+export interface SubscribeOptions {
+  /** Name of a durable consumer: the subscription resumes where it stopped, across restarts. */
+  durable?: string;
+  /** Processes that give the same queue share one durable consumer: each event goes to one of them. */
+  queue?: string;
+  /** Only this owner's events (the subject's owner token). */
+  owner?: string;
+  /** Event types to receive; default all three. */
+  types?: EventKind[];
+  /** Where a consumer that does not exist yet starts: new events only (default), all, or a time. */
+  deliver?: "new" | "all" | { since: Date | string };
+  /** Override the subject narrowed from the selector (it must cover what the selector matches). */
+  filterSubject?: string;
+  maxDeliver?: number;
+  ackWaitMs?: number;
+  /** How long a nak'ed event waits before it is delivered again (default 1 s). */
+  nakDelayMs?: number;
+  /** Events the stream buffers for this process at once. */
+  batch?: number;
+  /** How long to wait for the CRUMBS stream to exist (the API creates it). */
+  streamWaitMs?: number;
+  /** A message that cannot become an event (malformed, or a reference the API cannot complete), or a lost ack. */
+  onError?: (err: unknown, event: BreadcrumbEvent | undefined) => void;
+  /**
+   * The API, to complete reference events (an event larger than the NATS server's max_payload
+   * arrives without its breadcrumb): the loop always gets the full event. CrumbsClient passes itself.
+   */
+  http?: ReferenceHttp;
+  /**
+   * Listen on `<prefix>.<owner>.<type>.<schema_name>` with a plain NATS subscription instead of the
+   * CRUMBS stream: what `crumbs replay --publish <prefix>` sends. Live only: no durable, no acks.
+   */
+  subjectPrefix?: string;
+  /** Aborting ends the subscription (the loop ends after the event in hand), or the subscribe call itself. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Subscribe to breadcrumb events by selector over JetStream: the subject is narrowed from the
+ * selector, the rest is filtered locally by the shared engine. Iterate the result with `for await`.
+ * A selector with a literal schema_name types the events' contexts by that schema.
+ */
+export async function subscribeEvents<S extends string>(
+  nc: NatsConnection,
+  selector: Selector & { schema_name: S },
+  opts?: SubscribeOptions,
+): Promise<EventSubscription<S>>;
+export async function subscribeEvents(nc: NatsConnection, selector: SelectorInput, opts?: SubscribeOptions): Promise<EventSubscription>;
+export async function subscribeEvents(
+  nc: NatsConnection,
+  selector: SelectorInput,
+  opts: SubscribeOptions = {},
+): Promise<EventSubscription> {
+  opts.signal?.throwIfAborted();
+  const matches = selectorMatcher(selector);
+  const filterSubject = opts.filterSubject ?? filterSubjectFor(selector, { owner: opts.owner, types: opts.types });
+  const iteration = {
+    matches,
+    http: opts.http,
+    onError: opts.onError,
+    ackWaitMs: opts.ackWaitMs ?? 30_000,
+    nakDelayMs: opts.nakDelayMs ?? 1_000,
+  };
+  let sub: EventSubscription;
+  if (opts.subjectPrefix && opts.subjectPrefix !== "crumbs") {
+    const subject = `${opts.subjectPrefix}${filterSubject.slice("crumbs".length)}`;
+    sub = new EventSubscription("(core)", subject, coreSource(nc, subject), iteration);
+  } else {
+    const name = opts.queue ?? opts.durable;
+    const consumer = await jetStreamConsumer(nc, name, filterSubject, opts, iteration.ackWaitMs);
+    const messages = await consumer.consume({ max_messages: opts.batch ?? (name ? 8 : 256) });
+    sub = new EventSubscription(name ?? "(ordered)", filterSubject, jetStreamSource(messages, Boolean(name), iteration.nakDelayMs), iteration);
+  }
+  const { signal } = opts;
+  if (signal) {
+    if (signal.aborted) await sub.stop();
+    const onAbort = () => void sub.stop();
+    signal.addEventListener("abort", onAbort, { once: true });
+    void sub.closed.then(() => signal.removeEventListener("abort", onAbort));
+  }
+  return sub;
+}
+
+async function jetStreamConsumer(
+  nc: NatsConnection,
+  name: string | undefined,
+  filterSubject: string,
+  opts: SubscribeOptions,
+  ackWaitMs: number,
+): Promise<Consumer> {
+  const jsm = await nc.jetstreamManager();
+  await waitForStream(jsm, opts.streamWaitMs ?? 30_000, opts.signal);
+  const js = nc.jetstream();
+  const d = deliverConfig(opts.deliver);
+  if (!name) {
+    return js.consumers.get(STREAM, {
+      filterSubjects: filterSubject,
+      deliver_policy: d.deliver_policy,
+      ...(d.opt_start_time ? { opt_start_time: d.opt_start_time } : {}),
+    });
+  }
+  await ensureDurable(jsm, name, { filter_subject: filterSubject, max_deliver: opts.maxDeliver ?? 5, ack_wait: nanos(ackWaitMs), ...d });
+  return js.consumers.get(STREAM, name);
+}
+
+function jetStreamSource(messages: ConsumerMessages, durable: boolean, nakDelayMs: number): MessageSource {
+  const it = messages[Symbol.asyncIterator]();
+  const handBackDelayMs = Math.max(nakDelayMs, HAND_BACK_MIN_DELAY_MS);
+  let stopping: Promise<void> | undefined;
+  return {
+    durable,
+    messages: {
+      next: async () => {
+        const r = await it.next();
+        if (r.done) return r;
+        const m = r.value;
+        // A read that was waiting when the subscription stopped: the event goes back, not to the loop.
+        if (stopping) {
+          if (durable) m.nak(handBackDelayMs);
+          return { done: true, value: undefined };
+        }
+        const raw: RawMessage = {
+          subject: m.subject,
+          seq: m.info.streamSequence,
+          deliveryCount: m.info.redeliveryCount,
+          redelivered: m.info.redelivered,
+          json: () => m.json(),
+          ack: async () => void (await m.ackAck()),
+          nak: (ms) => m.nak(ms),
+          term: (reason) => m.term(reason),
+          working: () => m.working(),
+        };
+        return { done: false, value: raw };
+      },
+    },
+    stop() {
+      stopping ??= durable ? handBack(messages, it, handBackDelayMs) : Promise.resolve(messages.stop());
+      return stopping;
+    },
+  };
+}
+
+/** The parts of nats.js's pull consumer iterator (PullConsumerMessagesImpl) that a clean stop needs; not in its types. */
+interface PullIteratorInternals {
+  refilling?: boolean;
+  clearTimers?(): void;
+  sub?: { drain(): Promise<void> };
+}
+
+const HAND_BACK_TIMEOUT_MS = 5_000;
+/**
+ * Events handed back are redelivered no sooner than this. Right after the inbox unsubscribes, the
+ * server may still route a redelivery to one of the stopped iterator's pull requests, and the
+ * event is then lost to everyone until the ack wait ends: with nats-server 2.9.10 a nak without
+ * delay lost 1-3 of 7 events that way in every run, a 1 s delay none (agents/sdk/test/sdk.test.ts).
+ */
+const HAND_BACK_MIN_DELAY_MS = 1_000;
+
+/**
+ * Ends a durable consumer's iterator without keeping what it was sent ahead. `messages.stop()`
+ * unsubscribes at once: events the server already sent are dropped on arrival and stay "ack
+ * pending" for the whole ack wait, so a restarted agent waits that long for them. Instead, no
+ * more pulls are asked for, the inbox is drained (unsubscribe, then everything already on its
+ * way still arrives, and nats.js ends the iterator), and every event not handed to the loop is
+ * nak'ed, for redelivery to whoever subscribes next.
+ */
+async function handBack(messages: ConsumerMessages, it: AsyncIterator<JsMsg>, delayMs: number): Promise<void> {
+  const impl = messages as unknown as PullIteratorInternals;
+  if (typeof impl.sub?.drain !== "function") {
+    messages.stop();
+  } else {
+    impl.refilling = false;
+    impl.clearTimers?.();
+    const drained = impl.sub.drain().catch(() => messages.stop());
+    const timer = setTimeout(() => messages.stop(), HAND_BACK_TIMEOUT_MS);
+    try {
+      await drained;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  for (;;) {
+    const r = await it.next();
+    if (r.done) return;
+    r.value.nak(delayMs);
+  }
+}
+
+function coreSource(nc: NatsConnection, subject: string): MessageSource {
+  const sub = nc.subscribe(subject);
+  const it = sub[Symbol.asyncIterator]();
+  let n = 0;
+  let stopping: Promise<void> | undefined;
+  return {
+    durable: false,
+    messages: {
+      next: async () => {
+        const r = await it.next();
+        if (r.done) return r;
+        const m: Msg = r.value;
+        const raw: RawMessage = {
+          subject: m.subject,
+          seq: ++n,
+          deliveryCount: 1,
+          redelivered: false,
+          json: () => m.json(),
+          ack: async () => {},
+          nak: () => {},
+          term: () => {},
+          working: () => {},
+        };
+        return { done: false, value: raw };
+      },
+    },
+    stop() {
+      stopping ??= sub.drain().catch(() => sub.unsubscribe());
+      return stopping;
+    },
+  };
+}
+
+function deliverConfig(deliver: SubscribeOptions["deliver"]): { deliver_policy: DeliverPolicy; opt_start_time?: string } {
+  if (deliver === "all") return { deliver_policy: DeliverPolicy.All };
+  if (deliver && typeof deliver === "object") {
+    const since = deliver.since instanceof Date ? deliver.since.toISOString() : new Date(deliver.since).toISOString();
+    return { deliver_policy: DeliverPolicy.StartTime, opt_start_time: since };
+  }
+  return { deliver_policy: DeliverPolicy.New };
+}
+
+/** Create the durable consumer, or reuse it; several processes may race here. */
+async function ensureDurable(jsm: JetStreamManager, name: string, config: Partial<ConsumerConfig>): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const existing = await jsm.consumers.info(STREAM, name).catch(() => undefined);
+    if (existing) {
+      if (existing.config.filter_subject !== config.filter_subject) {
+        await jsm.consumers.update(STREAM, name, { filter_subject: config.filter_subject });
+      }
+      return;
+    }
+    try {
+      await jsm.consumers.add(STREAM, { ...config, durable_name: name, ack_policy: AckPolicy.Explicit });
+      return;
+    } catch (err) {
+      // Another replica created it first with its own start time: use theirs.
+      if (attempt >= 3) throw err;
+    }
+  }
+}
+
+async function waitForStream(jsm: JetStreamManager, timeoutMs: number, signal: AbortSignal | undefined): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    signal?.throwIfAborted();
+    try {
+      await jsm.streams.info(STREAM);
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) {
+        throw new Error(`JetStream stream ${STREAM} does not exist (is the crumbs API running?): ${String(err)}`);
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}

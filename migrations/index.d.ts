@@ -1,0 +1,2 @@
+/** This folder: the SQL files and drizzle's meta/_journal.json. */
+export declare const migrationsFolder: string;
