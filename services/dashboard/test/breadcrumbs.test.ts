@@ -118,33 +118,6 @@ describe("dashboard: breadcrumbs, history, live events, keys", () => {
     expect(await h.page.getByRole("button", { name: "Load more" }).count()).toBe(0);
   });
 
-  it("stays logged in on a 401 it cannot confirm, and logs out once the token is really refused", async () => {
-    // One list answer is 401 (as the API gave a valid key when a failed statement confused its
-    // read); the token itself still authenticates, so the user keeps the page and sees the error.
-    let refusedOnce = false;
-    await h.page.route(/\/v1\/breadcrumbs\?/, async (route) => {
-      if (refusedOnce) return route.continue();
-      refusedOnce = true;
-      await route.fulfill({ status: 401, contentType: "application/json", body: JSON.stringify({ error: "unauthorized", message: "missing or invalid bearer token" }) });
-    });
-    try {
-      await h.go("breadcrumbs");
-      await h.page.getByRole("alert").filter({ hasText: "unauthorized" }).waitFor();
-      expect(refusedOnce).toBe(true);
-      expect(await h.page.evaluate(() => sessionStorage.getItem("crumbs.token"))).toBe(TOKEN);
-      await h.page.getByRole("navigation", { name: "Pages" }).waitFor();
-    } finally {
-      await h.page.unroute(/\/v1\/breadcrumbs\?/);
-    }
-    // A token the API does not know: the confirming request is refused too, so back to the login form.
-    await h.page.evaluate(() => sessionStorage.setItem("crumbs.token", "not-a-key-0000000000"));
-    await h.page.goto(`${h.ui}#/breadcrumbs`);
-    await h.page.reload();
-    await h.page.getByLabel("API token").waitFor();
-    expect(await h.page.evaluate(() => sessionStorage.getItem("crumbs.token"))).toBeNull();
-    await login(h.page, h.ui);
-  });
-
   it("creates a key whose token is shown once, and revokes it", async () => {
     await h.go("keys");
     await h.page.getByLabel("Name").fill("ci-reader");
