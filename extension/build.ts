@@ -28,6 +28,8 @@ export const BUNDLES = {
   content: { ...common, entryPoints: [join(here, "src/content/index.ts")], outfile: join(dist, "content.js"), format: "iife" },
   sidepanel: { ...common, entryPoints: [join(here, "src/sidepanel/index.ts")], outfile: join(dist, "sidepanel.js"), format: "iife" },
   options: { ...common, entryPoints: [join(here, "src/options/index.ts")], outfile: join(dist, "options.js"), format: "iife" },
+  // In the page's own JS world: answers whether an element has a click handler of its own (shared/own-click.ts).
+  "page-world": { ...common, entryPoints: [join(here, "src/page-world/index.ts")], outfile: join(dist, "page-world.js"), format: "iife" },
   // The RE2 engine, injected beside the content script only for a role selector with a regex name.
   re2: { ...common, entryPoints: [join(here, "src/re2/index.ts")], outfile: join(dist, "re2.js"), format: "iife" },
 } satisfies Record<string, BuildOptions>;

@@ -6,9 +6,10 @@ import { hostileReads } from "./hostile-reads.ts";
 import { llmView } from "./llm-view.ts";
 import { replay } from "./replay.ts";
 import { runner } from "./runner.ts";
+import { scale } from "./scale.ts";
 import { selectorRouting } from "./selector-routing.ts";
 import { snapshot } from "./snapshot.ts";
 import { writePath } from "./write-path.ts";
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: Suite[] = [writePath, eventLatency, llmView, selectorRouting, replay, snapshot, runner, hostileNeighbour, hostileReads, dashboard];
+export const suites: Suite[] = [writePath, eventLatency, llmView, selectorRouting, replay, snapshot, runner, hostileNeighbour, hostileReads, dashboard, scale];

@@ -1,4 +1,4 @@
-import { loadApiConfig, mintRunnerUser, startApi, type NatsTrust, type RunningApi } from "@crumbs/api";
+import { loadApiConfig, lockedServerConfig, mintRunnerUser, startApi, type NatsTrust, type RunningApi } from "@crumbs/api";
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
@@ -36,7 +36,7 @@ export interface TestStack {
 export async function startStack(opts: { trust?: NatsTrust; maxPayload?: number } = {}): Promise<TestStack> {
   const { trust } = opts;
   const [nats, db, fake] = await Promise.all([
-    NatsServer.start({ ...(trust ? { extraConfig: trust.serverConfig } : {}), ...(opts.maxPayload ? { maxPayload: opts.maxPayload } : {}) }),
+    NatsServer.start({ ...(trust ? { extraConfig: (dir: string) => lockedServerConfig(trust, dir) } : {}), ...(opts.maxPayload ? { maxPayload: opts.maxPayload } : {}) }),
     createTestDatabase("crumbs_agents"),
     FakeOpenAI.start(),
   ]);

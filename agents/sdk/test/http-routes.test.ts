@@ -35,7 +35,7 @@ describe("CrumbsHttp: keys, NATS credentials, outbox, stats, consumers and the e
 
   it("mints NATS credentials for the token's owner, and an extension's bound to its consumer", async () => {
     const agent = await http.natsCredentials();
-    expect(agent).toMatchObject({ owner: "default", kind: "agent", permissions: { pub: [], sub: ["crumbs.default.>"] } });
+    expect(agent).toMatchObject({ owner: "default", kind: "agent", permissions: { sub: ["*.default.>", "_INBOX.>"] } });
     expect(agent.creds).toContain("BEGIN NATS USER JWT");
     const ext = await http.natsCredentials({ kind: "extension", extension_id: "abc", ttl_seconds: 120 });
     expect(ext.extension).toMatchObject({ consumer: "crumbs-ext-default-abc" });

@@ -33,6 +33,7 @@ function statesText(node: VirtualNode): string {
   if (s.level !== undefined) out += ` [level=${s.level}]`;
   if (s.required) out += " [required]";
   if (s.covered) out += " [covered]";
+  if (s.shownOn) out += ` [shown on ${s.shownOn}]`;
   if (s.secret) out += " [secret]";
   return out;
 }
@@ -98,6 +99,18 @@ function flatChildren(children: VirtualNode[] | undefined, out: VirtualNode[] = 
   return out;
 }
 
+/** The text a reader of these lines sees: text runs and names, in order (a name stands for its children). */
+function contentOf(nodes: VirtualNode[], acc: string[] = []): string {
+  for (const n of nodes) {
+    if (acc.length > 200) break;
+    if (n.role === "text") acc.push(n.text ?? "");
+    else if (n.name) acc.push(n.name);
+    else if (n.value) acc.push(n.value);
+    else contentOf(flatChildren(n.children), acc);
+  }
+  return acc.reduce(joinText, "");
+}
+
 function toDisplay(node: VirtualNode, opts: DisplayOptions, counter: Counter, vpParent: number): DisplayNode {
   const order = counter.order++;
   const vp = node.vp ?? vpParent;
@@ -107,6 +120,8 @@ function toDisplay(node: VirtualNode, opts: DisplayOptions, counter: Counter, vp
     const joined = kids.map((k) => k.text ?? "").reduce(joinText, "");
     if (normalize(joined) === normalize(node.name)) kids = [];
   }
+  // ... and a row named from its cells, or a cell from its link, says it again below: the children say it once.
+  const printed = node.name && kids.length > 0 && normalize(contentOf(kids)) === normalize(node.name) ? { ...node, name: undefined } : node;
   let inlineText: string | undefined;
   const only = kids[0];
   if (kids.length === 1 && only && only.role === "text" && node.value === undefined && node.role !== "iframe") {
@@ -115,7 +130,7 @@ function toDisplay(node: VirtualNode, opts: DisplayOptions, counter: Counter, vp
   }
   const { children: _children, ...source } = node;
   return {
-    line: formatLine(node, opts, inlineText),
+    line: formatLine(printed, opts, inlineText),
     kind: kindOf(node),
     vp,
     order,

@@ -12,6 +12,8 @@ export const statesSchema = z.object({
   level: z.optional(z.number().check(z.int())),
   required: z.optional(z.boolean()),
   covered: z.optional(z.boolean()),
+  /** Transparent until the pointer is over it (or focus is in it): an action hovers it first. */
+  shownOn: z.optional(z.enum(["hover", "focus"])),
   /** A password, one-time-code or payment field: its value is never shown and agents may not type into it. */
   secret: z.optional(z.boolean()),
 });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BrowserContext, Page, Worker } from "playwright-core";
-import { createNatsTrust, loadApiConfig, mintRunnerUser, startApi, type RunningApi } from "@crumbs/api";
+import { createNatsTrust, loadApiConfig, lockedServerConfig, mintRunnerUser, startApi, type RunningApi } from "@crumbs/api";
 import { silentLogger, startRunner, type Runner } from "@crumbs/runner";
 import { NatsServer, createTestDatabase, launchChromium, waitFor, type TestDatabase } from "@crumbs/testkit";
 import { FakeOpenAI } from "@crumbs/testkit";
@@ -63,7 +63,7 @@ export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
   try {
     const trust = opts.locked ? createNatsTrust() : undefined;
     const [nats, db, fake, pages] = await Promise.all([
-      NatsServer.start({ websocket: true, ...(trust ? { extraConfig: trust.serverConfig } : {}) }),
+      NatsServer.start({ websocket: true, ...(trust ? { extraConfig: (dir: string) => lockedServerConfig(trust, dir) } : {}) }),
       createTestDatabase("crumbs_ext_e2e"),
       FakeOpenAI.start(),
       startFixtureServer(join(here, "pages"), async (name) => {

@@ -7,8 +7,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 export interface NatsServerOptions {
   /** Also listen for WebSocket clients (the extension uses nats.ws). */
   websocket?: boolean;
-  /** Extra lines appended to the generated config file (accounts, users, ...). */
-  extraConfig?: string;
+  /** Extra lines appended to the generated config file (accounts, users, ...); a function gets the server's folder. */
+  extraConfig?: string | ((dir: string) => string);
   /** Binary to run; defaults to `nats-server` from PATH. */
   bin?: string;
   /** The server's `max_payload` in bytes (NATS's default is 1 MiB); may be changed before a restart. */
@@ -62,7 +62,7 @@ export class NatsServer {
       `jetstream { store_dir: ${JSON.stringify(join(this.dir, "js"))} }`,
       this.opts.maxPayload !== undefined ? `max_payload: ${this.opts.maxPayload}` : "",
       this.opts.websocket ? `websocket { listen: "127.0.0.1:${this.wsPort}", no_tls: true }` : "",
-      this.opts.extraConfig ?? "",
+      (typeof this.opts.extraConfig === "function" ? this.opts.extraConfig(this.dir) : this.opts.extraConfig) ?? "",
     ].join("\n");
     const confPath = join(this.dir, "nats.conf");
     await writeFile(confPath, conf);

@@ -32,8 +32,8 @@ export const outboxRetryResultSchema = z.object({ retried: z.array(z.number().in
 export const EXTENSION_ID_PATTERN = /^[A-Za-z0-9_]{1,64}$/;
 
 /**
- * `POST /v1/nats/credentials`. Short-lived by default: the memory resolver cannot revoke one user,
- * so a revoked API key's NATS credentials stay valid until they expire.
+ * `POST /v1/nats/credentials`: a user of the owner's own NATS account, short-lived by default and
+ * never valid past the key that asked for it; revoking the key disconnects it (SECURITY.md, "NATS").
  */
 export const natsCredentialsBodySchema = z
   .strictObject({
@@ -54,7 +54,12 @@ export const natsCredentialsSchema = z.object({
   seed: z.string().describe("The user's nkey seed (secret)"),
   creds: z.string().describe("A .creds file: the JWT and the seed together"),
   expires_at: z.string().nullable(),
-  permissions: z.object({ pub: z.array(z.string()), sub: z.array(z.string()) }),
+  permissions: z.object({
+    pub: z.array(z.string()),
+    sub: z.array(z.string()),
+    deny: z.object({ pub: z.array(z.string()), sub: z.array(z.string()) }).optional().describe("Refused even where an allowed wildcard covers them"),
+  }),
+  servers: z.array(z.string()).optional().describe("The NATS URLs to connect to with these credentials"),
   extension: z
     .object({ stream: z.string(), consumer: z.string(), filter_subject: z.string(), inbox_prefix: z.string() })
     .optional()

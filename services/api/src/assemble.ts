@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { warmEngines } from "@crumbs/schemas";
+import { natsServers, warmEngines } from "@crumbs/schemas";
 import { defaultLogger, logFn, type Logger, type Registry } from "@crumbs/telemetry";
 import type { ApiConfig } from "./config.ts";
 import type { Database } from "./db/database.ts";
@@ -9,6 +9,8 @@ import { createApp, type CrumbsApp } from "./http/app.ts";
 import { KEYS_CHANNEL, PrincipalCache } from "./keys/index.ts";
 import { Metrics } from "./metrics.ts";
 import { apiNatsAuthenticator } from "./nats-auth/index.ts";
+import { OwnerBus } from "./nats-auth/owner-bus.ts";
+import { revokedApiKeysSince } from "./keys/index.ts";
 import { connectNats, type NatsLink } from "./nats/connect.ts";
 import { ChangeNotifier } from "./notifier.ts";
 import { startRelay } from "./outbox/start.ts";
@@ -81,6 +83,18 @@ export async function assembleApi(opts: AssembleOptions): Promise<ApiStack> {
     const notifier = new ChangeNotifier(nats);
     cleanups.push(async () => notifier.close());
     const principalCache = new PrincipalCache({ ttlMs: config.authCacheTtlMs });
+    const seed = config.auth?.natsAccountSeed;
+    const ownerBus = seed
+      ? new OwnerBus({
+          servers: natsServers(config.natsUrl),
+          accountSeed: seed,
+          revokedKeys: (owner, since) => revokedApiKeysSince(database.db, owner, since),
+          maxAgeSeconds: config.streamLimits.maxAgeSeconds,
+          replicas: config.streamReplicas,
+          now: () => new Date(),
+        })
+      : undefined;
+    if (ownerBus) cleanups.push(() => ownerBus.close());
     if (database.listen) cleanups.push(await database.listen(KEYS_CHANNEL, () => principalCache.clear()));
     const app = createApp({
       database,
@@ -90,6 +104,7 @@ export async function assembleApi(opts: AssembleOptions): Promise<ApiStack> {
       bodyLimitBytes: config.bodyLimitBytes,
       ssePingMs: config.ssePingMs,
       nats,
+      ...(ownerBus ? { ownerBus, natsPublicServers: config.auth?.natsPublicServers ?? natsServers(config.natsUrl) } : {}),
       notifier,
       metrics,
       onCommit: () => relay.kick(),

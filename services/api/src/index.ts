@@ -10,6 +10,18 @@ export { startApi, type RunningApi } from "./server.ts";
 export { assembleApi, type ApiStack, type AssembleOptions } from "./assemble.ts";
 export { databaseStartupError } from "./startup-errors.ts";
 export { schema as tables } from "./db/schema.ts";
-export { createNatsTrust, mintRunnerUser, mintUser, ownerPermissions, type NatsTrust } from "./nats-auth/index.ts";
+export {
+  createNatsTrust,
+  isAccountSeed,
+  lockedServerConfig,
+  mintRunnerUser,
+  mintUser,
+  OWNER_LIMITS,
+  OWNER_STREAMS,
+  ownerAccountKey,
+  ownerPermissions,
+  resolverConfig,
+  type NatsTrust,
+} from "./nats-auth/index.ts";
 export { SCOPES, type Scope } from "./http/auth-scopes.ts";
 export { breadcrumbContentCheck } from "./http/validate-write.ts";

@@ -1,4 +1,4 @@
-import { connect, jwtAuthenticator, type NatsConnection, type NatsError } from "nats";
+import { AckPolicy, connect, DeliverPolicy, jwtAuthenticator, type NatsConnection, type NatsError } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@crumbs/testkit";
 import { cleanEnv, runCli } from "../../cli/test/run-cli.ts";
@@ -212,26 +212,41 @@ function trySubscribe(nc: NatsConnection, subject: string) {
 }
 
 describe("owner isolation over NATS (credentials minted by the API, locked server)", () => {
-  it("A's credentials receive A's events and are refused crumbs.B.>, crumbs.>, _INBOX.> and the JetStream API", async () => {
+  it("A's credentials receive A's events, are refused crumbs.B.> and crumbs.>, and their JetStream and inbox are A's account's only", async () => {
     const { nc, creds } = await natsAs(tokens.A);
     expect(creds.owner).toBe("A");
     const own = trySubscribe(nc, "crumbs.A.>");
     const other = trySubscribe(nc, "crumbs.B.>");
     const all = trySubscribe(nc, "crumbs.>");
+    // Allowed, because it is A's account's own inbox: B's and the API's replies travel in theirs.
     const inbox = trySubscribe(nc, "_INBOX.>");
     await nc.flush();
-    await waitFor(() => other.refused() && all.refused() && inbox.refused(), { timeout: 5_000 });
+    await waitFor(() => other.refused() && all.refused(), { timeout: 5_000 });
     expect(other.refused()).toMatch(/Permissions Violation/);
     expect(all.refused()).toMatch(/Permissions Violation/);
-    expect(inbox.refused()).toMatch(/Permissions Violation/);
     const b = await put(tokens.B, "B on the bus");
     const a = await put(tokens.A, "A on the bus");
     await waitFor(() => own.got.some((s) => s.startsWith("crumbs.A.created.")), { timeout: 10_000 });
     expect(own.got.every((s) => s.startsWith("crumbs.A."))).toBe(true);
     expect(a.owner).toBe("A");
     expect(b.owner).toBe("B");
-    // A consumer on the stream would bypass subject permissions: the JetStream API is closed to owners.
-    await expect(nc.jetstreamManager({ timeout: 2_000 })).rejects.toThrow();
+    // A consumer on "the" CRUMBS stream is one on A's account's stream, which holds A's events only.
+    const jsm = await nc.jetstreamManager();
+    const streams = (await jsm.streams.list().next()).map((i) => [i.config.name, i.config.subjects]);
+    expect(streams.sort()).toEqual([["CRUMBS", ["crumbs.>"]], ["REPLAY", ["replay.A.>"]]]);
+    const consumer = await jsm.consumers.add("CRUMBS", { name: "everything", filter_subject: "crumbs.>", ack_policy: AckPolicy.None, deliver_policy: DeliverPolicy.All });
+    expect(consumer.num_pending).toBeGreaterThan(0);
+    const seen = await nc.jetstream().consumers.get("CRUMBS", "everything").then((c) => c.fetch({ max_messages: 1000, expires: 2_000 }));
+    const owners: string[] = [];
+    for await (const m of seen) owners.push((m.json() as { owner: string }).owner);
+    expect(owners.length).toBe(consumer.num_pending);
+    expect(new Set(owners)).toEqual(new Set(["A"]));
+    // B's JetStream traffic never reached A's inbox subscription (which saw A's own replies).
+    await nc.flush();
+    const mine = inbox.got.length;
+    await (await natsAs(tokens.B)).nc.jetstreamManager().then((m) => m.streams.info("CRUMBS"));
+    await nc.flush();
+    expect(inbox.got.length).toBe(mine);
   });
 
   it("A's credentials cannot publish, not even on A's own subjects (writes go through the API)", async () => {

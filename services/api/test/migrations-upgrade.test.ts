@@ -36,7 +36,7 @@ describe("upgrading a database of an older release", () => {
     if (older) await rm(older, { recursive: true, force: true });
   });
 
-  it("keeps the outbox rows the relay still owes, drops the published ones, and compresses new JSON with lz4", async () => {
+  it("keeps the outbox rows the relay still owes, drops the published ones, compresses new JSON with lz4, and counts the live rows per schema", async () => {
     const rows = async <T>(q: ReturnType<typeof sql>) => rowsOf<T>(await database.db.execute(q));
     await database.runMigrations(older);
     await database.db.execute(sql`
@@ -47,8 +47,19 @@ describe("upgrading a database of an older release", () => {
       insert into outbox (seq, subject, msg_id, payload, published_at)
       values (1, 'crumbs.o.created.note.v1', 'a:1:created', '{}', now()),
              (2, 'crumbs.o.created.note.v1', 'b:1:created', '{}', null)`);
+    // Live rows of the older release: the upgrade counts them per owner and schema (migration 0008).
+    await database.db.execute(sql`
+      insert into breadcrumbs (id, owner, schema_name, title, context, version, created_at, updated_at, created_by, updated_by)
+      select gen_random_uuid(), o, s, 't', '{}', 1, now(), now(), 'a', 'a'
+      from (values ('o', 'note.v1'), ('o', 'note.v1'), ('o', 'page.v1'), ('p', 'note.v1')) v(o, s)`);
 
     await database.runMigrations(migrationsFolder);
+
+    expect(await rows(sql`select owner, schema_name, live::int from schema_counts order by 1, 2`)).toEqual([
+      { owner: "o", schema_name: "note.v1", live: 2 },
+      { owner: "o", schema_name: "page.v1", live: 1 },
+      { owner: "p", schema_name: "note.v1", live: 1 },
+    ]);
 
     expect(await rows<{ seq: string; msg_id: string }>(sql`select seq::text as seq, msg_id from outbox`)).toEqual([
       { seq: "2", msg_id: "b:1:created" },

@@ -1,12 +1,13 @@
 import { connect, jwtAuthenticator, AckPolicy, DeliverPolicy, type NatsConnection, type NatsError } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@crumbs/testkit";
+import { ownerAdmin } from "./owner-nats.ts";
 import { startLockedStack, TOKEN, type TestStack } from "./stack.ts";
 
 /**
- * The extension's NATS credentials on a locked nats-server 2.9: its one durable
- * pull consumer, bound to its owner's action subject by the filtered create
- * subject, works end to end; every way to widen it is refused.
+ * The extension's NATS credentials on a locked nats-server 2.9: a user of its owner's own account,
+ * whose one durable pull consumer on that account's CRUMBS stream, bound to the owner's action
+ * subject by the filtered create subject, works end to end; every way to widen it is refused.
  */
 const EXT = "abcdefghijklmnop";
 const DURABLE = `crumbs-ext-A-${EXT}`;
@@ -74,14 +75,22 @@ async function action(token: string, ext = EXT) {
   return (await res.json()) as { id: string };
 }
 
-/** What the server holds, seen with the API's own (unrestricted) connection. */
+/** What owner A's account holds, seen by the API's own user of it. */
+let adminA: NatsConnection;
+let adminB: NatsConnection;
 const consumerInfo = async (name: string) =>
-  (await stack.nats.nc.jetstreamManager()).consumers.info("CRUMBS", name).catch(() => undefined);
+  (await adminA.jetstreamManager()).consumers.info("CRUMBS", name).catch(() => undefined);
 
 beforeAll(async () => {
   stack = await startLockedStack({ CRUMBS_RELAY_POLL_MS: "100" });
   tokens.A = await createKey("A");
   tokens.B = await createKey("B");
+  // Minting pushes the owners' accounts; B's exists too, so that B's actions have somewhere to go.
+  await extensionNats(tokens.A);
+  await extensionNats(tokens.B);
+  adminA = await ownerAdmin(stack, "A");
+  adminB = await ownerAdmin(stack, "B");
+  conns.push(adminA, adminB);
 }, 60_000);
 
 afterAll(async () => {
@@ -175,31 +184,38 @@ describe("extension NATS credentials (locked nats-server)", () => {
     expect(refusals["_INBOX_A.>"]).toBeUndefined();
   });
 
-  it("residual (SECURITY.md): a push consumer is possible, bound to the owner's actions, never onto the stream's subjects", async () => {
+  it("residual (SECURITY.md): a push consumer is possible, bound to the owner's actions, and delivers only inside the owner's account", async () => {
     // nats-server 2.9 does not check deliver_subject against the creator's permissions: the
-    // credentials can have the owner's own actions delivered to a subject outside crumbs.>.
+    // credentials can have the owner's own actions delivered to any subject of the owner's account.
     const { nc } = await extensionNats(tokens.A, "pushprobe");
     const name = "crumbs-ext-A-pushprobe";
     const create = (deliver: string) =>
       jsRequest(nc, `$JS.API.CONSUMER.CREATE.CRUMBS.${name}.${A_ACTIONS}`, {
         stream_name: "CRUMBS",
-        config: { durable_name: name, filter_subject: A_ACTIONS, ack_policy: "none", deliver_subject: deliver },
+        config: { durable_name: name, filter_subject: A_ACTIONS, ack_policy: "none", deliver_policy: "new", deliver_subject: deliver },
       });
-    expect(await create("crumbs.B.created.note.v1")).toMatchObject({ error: { description: "consumer deliver subject forms a cycle" } });
-    expect(await create("$JS.API.STREAM.DELETE.CRUMBS")).toMatchObject({ config: { filter_subject: A_ACTIONS } });
+    // Onto the stream's subjects (crumbs.>, B's included) is a cycle; onto B's replay subject is a subject of A's
+    // account that nothing imports.
+    for (const cycle of ["crumbs.A.created.note.v1", "crumbs.B.created.note.v1"]) {
+      expect(await create(cycle)).toMatchObject({ error: { description: "consumer deliver subject forms a cycle" } });
+    }
+    expect(await create("replay.B.created.note.v1")).toMatchObject({ config: { filter_subject: A_ACTIONS } });
+    const bStream = async () => (await adminB.jetstreamManager()).streams.info("REPLAY");
+    const mainBefore = (await (await stack.nats.nc.jetstreamManager()).streams.info("CRUMBS")).state.messages;
+    const bBefore = (await bStream()).state.messages;
     await action(tokens.A);
-    const jsm = await stack.nats.nc.jetstreamManager();
-    // The action reaches the consumer, but the server's own API subscription is no push interest:
-    // it stays pending, never delivered, so it is never taken as an API request.
+    // A push consumer delivers only where someone in A's account listens, and none of A's users may listen on
+    // replay.B.>: the action stays pending. Had it been delivered, it would be on A's own replay.B... subject,
+    // which no stream and no import carries anywhere.
     const held = await waitFor(
       async () => {
-        const i = await jsm.consumers.info("CRUMBS", name);
-        return i.num_pending >= 1 ? i : undefined;
+        const i = await consumerInfo(name);
+        return i && i.num_pending >= 1 ? i : undefined;
       },
-      { message: "the action reached the push consumer" },
+      { message: "A's action reached the push consumer" },
     );
     expect(held.delivered.consumer_seq).toBe(0);
-    const info = await jsm.streams.info("CRUMBS");
-    expect(info.state.messages).toBeGreaterThan(0);
+    expect((await bStream()).state.messages).toBe(bBefore);
+    expect((await (await stack.nats.nc.jetstreamManager()).streams.info("CRUMBS")).state.messages).toBe(mainBefore + 1);
   });
 });

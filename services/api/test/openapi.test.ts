@@ -7,8 +7,7 @@ import { promisify } from "node:util";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createNatsTrust } from "../src/nats-auth/index.ts";
-import { startStack, type TestStack } from "./stack.ts";
+import { startLockedStack, type TestStack } from "./stack.ts";
 
 const apiDir = fileURLToPath(new URL("..", import.meta.url));
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
@@ -76,7 +75,8 @@ describe("the OpenAPI document", () => {
   let dir: string;
 
   beforeAll(async () => {
-    s = await startStack({ CRUMBS_NATS_ACCOUNT_SEED: createNatsTrust().accountSeed, CRUMBS_RATE_LIMIT: "1000:1000" });
+    // Locked, so that POST /v1/nats/credentials answers with credentials of the owner's account.
+    s = await startLockedStack({ CRUMBS_RATE_LIMIT: "1000:1000" });
     const res = await s.call("/openapi.json", { token: null });
     expect(res.status).toBe(200);
     doc = (await res.json()) as Doc;

@@ -4,7 +4,7 @@ import { createTestDatabase, NatsServer, type NatsServerOptions, type TestDataba
 import { assembleApi, type ApiStack } from "../src/assemble.ts";
 import { loadApiConfig, type ApiConfig } from "../src/config.ts";
 import { rowsOf } from "../src/db/database.ts";
-import { createNatsTrust } from "../src/nats-auth/index.ts";
+import { createNatsTrust, lockedServerConfig } from "../src/nats-auth/index.ts";
 import { closeServer, listen } from "../src/server.ts";
 
 export const TOKEN = "test-admin-token-0123456789";
@@ -29,7 +29,7 @@ export interface TestStack extends ApiStack {
  */
 export function startLockedStack(env: Record<string, string> = {}, nats: NatsServerOptions = {}): Promise<TestStack> {
   const trust = createNatsTrust();
-  return startStack({ CRUMBS_NATS_ACCOUNT_SEED: trust.accountSeed, ...env }, { nats: { ...nats, extraConfig: trust.serverConfig } });
+  return startStack({ CRUMBS_NATS_ACCOUNT_SEED: trust.accountSeed, ...env }, { nats: { ...nats, extraConfig: (dir) => lockedServerConfig(trust, dir) } });
 }
 
 export async function startStack(env: Record<string, string> = {}, opts: { nats?: NatsServerOptions } = {}): Promise<TestStack> {

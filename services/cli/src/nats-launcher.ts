@@ -24,7 +24,7 @@ export interface LaunchedNats {
  * The config `crumbs start` gives its nats-server: JetStream for the event stream, WebSocket for the
  * extension, and (with `authConf`) the operator/account JWTs, so no port takes an unauthenticated client.
  */
-function natsConfig(opts: { port: number; wsPort: number; monitorPort: number; dir: string; authConf?: string }): string {
+function natsConfig(opts: { port: number; wsPort: number; monitorPort: number; dir: string; authConf?: string; resolver?: string }): string {
   return [
     "# written by `crumbs start` on every start; edit the code, not this file",
     `listen: "127.0.0.1:${opts.port}"`,
@@ -32,6 +32,8 @@ function natsConfig(opts: { port: number; wsPort: number; monitorPort: number; d
     `http: "127.0.0.1:${opts.monitorPort}"`,
     // nats-server resolves an include relative to the config file's folder (absolute paths too).
     ...(opts.authConf ? [`include ${JSON.stringify(relative(opts.dir, opts.authConf))}`] : []),
+    // The owners' accounts the API pushes at run time (SECURITY.md, "NATS"), kept in the folder.
+    ...(opts.resolver ? [opts.resolver] : []),
     `jetstream { store_dir: ${JSON.stringify(join(opts.dir, "jetstream"))} }`,
     `websocket { listen: "127.0.0.1:${opts.wsPort}", no_tls: true }`,
     `log_file: ${JSON.stringify(join(opts.dir, "nats-server.log"))}`,
@@ -51,13 +53,25 @@ export async function launchNats(opts: {
   wsPort?: number;
   monitorPort?: number;
   authConf?: string;
+  /** The resolver block (`resolverConfig` of @crumbs/api), with `authConf`. */
+  resolver?: string;
 }): Promise<LaunchedNats> {
   await mkdir(opts.dir, { recursive: true });
   const port = await pickPort(opts.port ?? 4222);
   const wsPort = await pickPort(opts.wsPort ?? 9222);
   const monitorPort = await pickPort(opts.monitorPort ?? 8222);
   const confPath = join(opts.dir, "nats.conf");
-  await writeFile(confPath, natsConfig({ port, wsPort, monitorPort, dir: opts.dir, ...(opts.authConf ? { authConf: opts.authConf } : {}) }));
+  await writeFile(
+    confPath,
+    natsConfig({
+      port,
+      wsPort,
+      monitorPort,
+      dir: opts.dir,
+      ...(opts.authConf ? { authConf: opts.authConf } : {}),
+      ...(opts.resolver ? { resolver: opts.resolver } : {}),
+    }),
+  );
   const portsDir = join(opts.dir, "ports");
   await stopLeftover(portsDir, confPath);
   await rm(portsDir, { recursive: true, force: true });

@@ -75,9 +75,12 @@ export async function startStack(
         wsPort: portVar(env, "CRUMBS_NATS_WS_PORT"),
         monitorPort: portVar(env, "CRUMBS_NATS_MONITOR_PORT"),
       };
+      const natsDir = join(stateDir(cwd), "nats");
+      const { resolverConfig } = await import("@crumbs/api");
       nats = await launchNats({
-        dir: join(stateDir(cwd), "nats"),
+        dir: natsDir,
         authConf: keys.authConf,
+        resolver: resolverConfig(join(natsDir, "jwt")),
         ...Object.fromEntries(Object.entries(ports).filter(([, v]) => v !== undefined)),
       });
       const launched = nats;

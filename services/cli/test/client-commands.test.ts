@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, type NatsConnection } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createNatsTrust, loadApiConfig, startApi } from "@crumbs/api";
+import { loadApiConfig, startApi } from "@crumbs/api";
 import { createTestDatabase, freePort, NatsServer, waitFor, type TestDatabase } from "@crumbs/testkit";
 import { cleanEnv, LiveCli, runCli } from "./run-cli.ts";
 
@@ -25,7 +25,6 @@ beforeAll(async () => {
       PORT: "0",
       HOST: "127.0.0.1",
       CRUMBS_TOKEN: token,
-      CRUMBS_NATS_ACCOUNT_SEED: createNatsTrust().accountSeed,
     }),
   });
   nc = await connect({ servers: nats.url });
@@ -275,19 +274,6 @@ describe("crumbs client commands against a real API", () => {
     const [first, ...details] = res.stderr.trim().split("\n");
     expect(first).toMatch(/^invalid_request: /);
     expect(details.join("\n")).toMatch(/^ {2}scopes\.1: .*read/m);
-  });
-
-  it("keys nats-creds prints a .creds file for the token's owner and its expiry; an extension's needs its id", async () => {
-    const agent = await crumbs("keys", "nats-creds", "--ttl", "120");
-    expect(agent.code, agent.stderr).toBe(0);
-    expect(agent.stdout).toMatch(/^-----BEGIN NATS USER JWT-----\n[\s\S]*-----BEGIN USER NKEY SEED-----/);
-    const expires = Date.parse(/^expires (\S+)$/m.exec(agent.stderr)?.[1] ?? "");
-    expect(expires - Date.now()).toBeGreaterThan(60_000);
-    expect(expires - Date.now()).toBeLessThanOrEqual(120_000);
-    expect((await crumbs("keys", "nats-creds", "--kind", "extension", "--extension-id", "abc")).code).toBe(0);
-    const noId = await crumbs("keys", "nats-creds", "--kind", "extension");
-    expect(noId.code).toBe(2);
-    expect(noId.stderr).toMatch(/^crumbs keys: --kind extension needs --extension-id ID\n/);
   });
 
   it("outbox list says when nothing is parked; retry of a seq that is not parked is not_found", async () => {

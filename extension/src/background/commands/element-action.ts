@@ -6,6 +6,7 @@ import { DEFAULT_TIMEOUT_MS, PageRefusal, sendToFrame } from "./content-client.t
 import { NeedsConfirmation } from "../../shared/action-error.ts";
 import { docIdFor } from "./doc-ids.ts";
 import { resolveFramePath } from "./frame-path.ts";
+import { whileActing } from "./trusted-pointer.ts";
 
 const MAX_TIMEOUT_MS = 120_000;
 const LOCAL_REF = /^e\d+$/;
@@ -91,11 +92,13 @@ export async function runElementAction(tab: chrome.tabs.Tab, cmd: Command): Prom
   }
   if (selectors.some((s) => s.nameMode === "regex")) await ensureRegexEngine(tabId, frameId);
   try {
-    const { data, rebound } = await sendToFrame(
-      tabId,
-      frameId,
-      { kind: "action", name: cmd.type, params, expect_doc: expectDoc, ...(cmd.guard ? { guard: cmd.guard } : {}) },
-      channelTimeout(params),
+    const { data, rebound } = await whileActing(tabId, () =>
+      sendToFrame(
+        tabId,
+        frameId,
+        { kind: "action", name: cmd.type, params, expect_doc: expectDoc, ...(cmd.guard ? { guard: cmd.guard } : {}) },
+        channelTimeout(params),
+      ),
     );
     return { data: prefixRefs(data, frameId), ...(rebound ? { rebound: frameRef(frameId, rebound.ref) } : {}) };
   } catch (e) {

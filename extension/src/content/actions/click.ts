@@ -5,9 +5,11 @@ import { targetParams } from "./params.ts";
 import { pointerClick } from "../dom/pointer.ts";
 import { resolveTarget } from "../dom/resolve-target.ts";
 import { userTarget } from "../dom/label-proxy.ts";
+import { revealByHover } from "../dom/real-pointer.ts";
 
 registerAction("click", targetParams, async (params) => {
   const el = resolveTarget(params);
+  await revealByHover(el, params.timeout_ms);
   // A custom switch's hidden input is clicked where the user would: its label, with the slider.
   const point = await waitForActionable(userTarget(el), { hitTest: true, timeoutMs: params.timeout_ms, control: el });
   pointerClick(point);

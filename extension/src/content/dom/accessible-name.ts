@@ -1,4 +1,5 @@
 import { NAME_FROM_CONTENT } from "../../snapshot/roles.ts";
+import { groupedName } from "./group-name.ts";
 
 /**
  * Accessible names, in the order of the ARIA name computation the walker needs: aria-labelledby,
@@ -104,5 +105,9 @@ export function accessibleName(el: Element, role: string, opts: NameOptions = {}
     const text = clean(opts.content ? opts.content() : ((el as HTMLElement).innerText ?? el.textContent));
     if (text) return text;
   }
-  return generic && opts.actionable === false ? "" : fallbackName(el);
+  if (generic && opts.actionable === false) return "";
+  const fallback = fallbackName(el);
+  if (fallback || (role !== "button" && role !== "link")) return fallback;
+  // An icon button among its twins in a list of cards: named by what it does and the card it is in.
+  return groupedName(el, role);
 }

@@ -1,6 +1,7 @@
 import { headingLevel, INTERACTIVE_ROLES } from "../../snapshot/roles.ts";
 import type { States } from "../../snapshot/virtual-node.ts";
 import { isSecretField } from "./redaction.ts";
+import { handlesOwnClick } from "./own-click.ts";
 
 // What the snapshot prints about an element besides its role and name (role-utils.ts): its states,
 // its value, where a link goes, and whether an agent can act on it (which gives it a ref).
@@ -104,5 +105,8 @@ export function isActionable(
   const html = el as HTMLElement;
   if (html.isContentEditable && !html.parentElement?.isContentEditable) return true;
   if (el.hasAttribute("onclick")) return true;
-  return style.cursor === "pointer" && !parentPointer;
+  if (style.cursor !== "pointer") return false;
+  // Inside a clickable container (a table row with the pointer cursor) the cursor is inherited: a child
+  // is a click target of its own only when it does something else, an anchor or a handler of its own.
+  return !parentPointer || tag === "a" || handlesOwnClick(el);
 }

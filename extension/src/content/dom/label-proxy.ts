@@ -1,5 +1,5 @@
 import { isVisible } from "./element-state.ts";
-import { hasSize, MIN_OPACITY } from "./visibility.ts";
+import { hasSize, transparent } from "./visibility.ts";
 
 // A custom switch or checkbox hides its input (opacity 0, zero size, or the screen-reader-only clip) and
 // draws a slider inside or beside its label. The user sees and clicks the label; the snapshot prints the
@@ -19,14 +19,6 @@ function shows(label: Element): boolean {
 export function labelBox(input: Element): DOMRect | undefined {
   for (const label of labelsOf(input)) if (shows(label)) return label.getBoundingClientRect();
   return undefined;
-}
-
-function transparent(el: Element): boolean {
-  const view = el.ownerDocument.defaultView;
-  for (let n: Element | null = el; n; n = n.parentElement) {
-    if (Number(view?.getComputedStyle(n).opacity ?? 1) <= MIN_OPACITY) return true;
-  }
-  return false;
 }
 
 /**

@@ -40,6 +40,11 @@ function fire(target: Element, point: ActionPoint, step: Step, modifiers: Partia
   return target.dispatchEvent(event);
 }
 
+/** The real pointer was moved onto `el` (real-pointer.ts): synthetic moves go on from there. */
+export function pointerIsOn(el: Element): void {
+  hovered = new WeakRef(el);
+}
+
 /** Move the pointer onto the point's target: out/leave for what it left, then over/enter/move, as hover does. */
 export function pointerMove(point: ActionPoint): void {
   const t = point.target;

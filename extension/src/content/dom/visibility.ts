@@ -123,3 +123,12 @@ export function isCovered(el: Element, r: DOMRect, view: Rect): boolean {
   if (labels) for (const l of labels) if (l.contains(hit) || hit.contains(l)) return false;
   return true;
 }
+
+/** Whether the element or an ancestor is (almost) fully transparent: seen by nobody until that changes. */
+export function transparent(el: Element): boolean {
+  const view = el.ownerDocument.defaultView;
+  for (let n: Element | null = el; n; n = n.parentElement) {
+    if (Number(view?.getComputedStyle(n).opacity ?? 1) <= MIN_OPACITY) return true;
+  }
+  return false;
+}

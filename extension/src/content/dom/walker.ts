@@ -6,6 +6,8 @@ import { isSectioning, roleOf } from "./role-utils.ts";
 import { refFor, rememberWalk, type WalkedRef } from "./refs.ts";
 import { ancestorsPlace, isItem, scopeOf } from "./place.ts";
 import { labelBox } from "./label-proxy.ts";
+import { type Reveal, revealOf, revealRules } from "./reveal.ts";
+import { contentText, hasActionOrHeading, isCard, MAX_OPTIONS, options } from "./walk-nodes.ts";
 import {
   type Area,
   childArea,
@@ -30,6 +32,8 @@ interface Ctx {
   /** Where content can show (overflow: hidden cuts it) and what is seen now (the viewport within scrolling panes). */
   area: Area;
   opacityZero: boolean;
+  /** Inside something transparent until hovered or focused. */
+  reveal?: Reveal;
   inSectioning: boolean;
   parentPointer: boolean;
   /** Inside a label of a control the snapshot shows: clicking here is clicking that control. */
@@ -44,41 +48,14 @@ interface Walk {
   opts: WalkOptions;
   /** The viewport: what a position: fixed element's content is seen in. */
   viewport: Area;
+  /** The page's hover and focus reveal rules, read the first time a transparent element is met. */
+  revealRules?: ReturnType<typeof revealRules>;
   /** The refs this walk gave, for their anchors (refs that heal, refs.ts). */
   refs: WalkedRef[];
 }
 
 const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head", "meta", "link", "title", "base", "br", "wbr"]);
-const MAX_OPTIONS = 50;
 const MAX_NAME = 200;
-
-/** Name from content, built from the already-walked children: only visible text counts. */
-function contentText(nodes: VirtualNode[], acc: string[] = []): string[] {
-  for (const n of nodes) {
-    if (acc.length > 40) break;
-    if (n.role === "text") acc.push(n.text ?? "");
-    else if (n.name) acc.push(n.name);
-    else if (n.children) contentText(n.children, acc);
-  }
-  return acc;
-}
-
-function hasActionOrHeading(nodes: VirtualNode[]): boolean {
-  return nodes.some(
-    (n) => n.ref !== undefined || n.role === "heading" || n.role === "iframe" || hasActionOrHeading(n.children ?? []),
-  );
-}
-
-function options(sel: HTMLSelectElement): VirtualNode[] {
-  const out: VirtualNode[] = [];
-  for (const o of [...sel.options].slice(0, MAX_OPTIONS)) {
-    const node: VirtualNode = { role: "option", name: normalizeText(o.label || o.text) };
-    if (o.selected) node.states = { selected: true };
-    if (o.disabled) node.states = { ...node.states, disabled: true };
-    out.push(node);
-  }
-  return out;
-}
 
 function walkChildren(parent: Node, ctx: Ctx, textShown: boolean, w: Walk, out: VirtualNode[]): void {
   for (let child = parent.firstChild; child; child = child.nextSibling) walkNode(child, ctx, textShown, w, out);
@@ -122,7 +99,14 @@ function walkElement(el: Element, ctx: Ctx, w: Walk, out: VirtualNode[]): void {
   }
   const fixed = style.position === "fixed";
   if (rect && sized && !fixed && !overlaps(toRect(rect), ctx.area.clip)) return;
-  const opacityZero = ctx.opacityZero || Number(style.opacity) <= MIN_OPACITY;
+  // Transparent until hovered or focused (a row's action buttons): listed, marked, acted on after a hover.
+  let reveal = ctx.reveal;
+  let opacityZero = ctx.opacityZero;
+  if (!opacityZero && Number(style.opacity) <= MIN_OPACITY) {
+    const kind = revealOf(el, (w.revealRules ??= revealRules(el.ownerDocument)));
+    if (kind) reveal ??= kind;
+    else opacityZero = true;
+  }
   // A styled checkbox is often an invisible input under its visible label: the label makes it usable.
   const labelledInvisible =
     opacityZero && tag === "input" && ((el as HTMLInputElement).labels?.length ?? 0) > 0 && visibleStyle;
@@ -142,6 +126,7 @@ function walkElement(el: Element, ctx: Ctx, w: Walk, out: VirtualNode[]): void {
   const childCtx: Ctx = {
     area: rect && overflow ? childArea(area, toRect(rect), overflow) : area,
     opacityZero,
+    reveal,
     inSectioning: ctx.inSectioning || isSectioning(tag),
     parentPointer: style.cursor === "pointer",
     inLabel: ctx.inLabel || labelsControl,
@@ -199,7 +184,8 @@ function walkElement(el: Element, ctx: Ctx, w: Walk, out: VirtualNode[]): void {
   if (name) node.name = name;
   if (actionable || scroller) {
     const covered = actionable && vp === 0 && box !== undefined && isCovered(el, box, area.view);
-    if (covered) node.states = { covered: true };
+    if (reveal) node.states = { shownOn: reveal };
+    if (covered) node.states = { ...node.states, covered: true };
     else {
       node.ref = refFor(el);
       w.refs.push({ ref: node.ref, role: node.role, name, scope: ctx.scope, item: ctx.item });
@@ -235,7 +221,10 @@ function walkElement(el: Element, ctx: Ctx, w: Walk, out: VirtualNode[]): void {
     node.value === undefined &&
     !node.box;
   if (transparent) {
-    for (const k of kids) out.push(k);
+    // A card (a box with its own heading and something to act on) keeps its lines together, so which
+    // "Delete" is whose is not left to reading order.
+    if (isCard(kids)) out.push({ role: "group", tag, vp, children: kids });
+    else for (const k of kids) out.push(k);
     return;
   }
   if (kids.length > 0) node.children = kids;

@@ -40,6 +40,7 @@ import { DEFAULT_PAGE_MAX_BYTES } from "../store/paging/page-budget.ts";
  * loop gets its pages one after another instead of 429s, a flood gets 429 within seconds.
  */
 const OWNER_READ_QUEUE = { maxQueue: 32, maxWaitMs: 10_000 };
+import type { OwnerBus } from "../nats-auth/owner-bus.ts";
 
 export interface AppDeps {
   database: Database;
@@ -57,6 +58,10 @@ export interface AppDeps {
   newId?: () => string;
   /** For readiness and for SSE wake-ups from other replicas. */
   nats?: NatsLink;
+  /** The owners' NATS accounts (with CRUMBS_NATS_ACCOUNT_SEED): minted credentials, revocations. */
+  ownerBus?: OwnerBus;
+  /** The NATS URLs a client is told to use with the credentials it gets. */
+  natsPublicServers?: string[];
   notifier?: ChangeNotifier;
   metrics?: Metrics;
   /** After every committed write, e.g. the relay's kick. */
@@ -155,11 +160,22 @@ export function createApp(deps: AppDeps) {
   app.route("/v1/events", eventRoutes(routeDeps));
   app.route("/v1/stats", schemaCountRoutes(routeDeps));
   app.route("/v1/agents", agentConsumerRoutes({ nats: deps.nats }));
-  app.route("/v1/keys", keyRoutes({ ...routeDeps, now: store.now, onRevoked: () => principalCache.clear() }));
+  const ownerBus = deps.ownerBus;
+  app.route(
+    "/v1/keys",
+    keyRoutes({
+      ...routeDeps,
+      now: store.now,
+      onRevoked: () => principalCache.clear(),
+      // The key is revoked already; a NATS that cannot be reached now gets the revocation with the
+      // owner's next account push (every push carries all of them).
+      ...(ownerBus ? { onOwnerKeysRevoked: (owner: string) => ownerBus.keysRevoked(owner).catch((err: unknown) => reportError("nats revocation push failed", err, undefined)) } : {}),
+    }),
+  );
   app.route("/v1/outbox", outboxRoutes({ ...routeDeps, onRetry: () => deps.onOutboxRetry?.() }));
   app.route(
     "/v1/nats",
-    natsCredentialRoutes({ accountSeed: deps.auth?.natsAccountSeed, bodyLimitBytes: routeDeps.bodyLimitBytes, now: store.now }),
+    natsCredentialRoutes({ ownerBus, servers: deps.natsPublicServers ?? [], bodyLimitBytes: routeDeps.bodyLimitBytes }),
   );
   return app;
 }

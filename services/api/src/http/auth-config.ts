@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { natsServers } from "@crumbs/schemas";
 // From trust.ts itself, not the nats-auth barrel: the barrel re-exports api-authenticator.ts,
 // which reads AuthConfig from this file.
 import { isAccountSeed } from "../nats-auth/trust.ts";
@@ -13,6 +14,8 @@ export const authEnvShape = {
   CRUMBS_ADMIN_RATE_LIMIT: rateLimitSchema.prefault("off"),
   /** The crumbs NATS account's seed (`crumbs keys nats-init`): enables POST /v1/nats/credentials and the API's own JWT user. */
   CRUMBS_NATS_ACCOUNT_SEED: z.string().refine(isAccountSeed, "must be a NATS account seed (SA...)").optional(),
+  /** The NATS URLs clients are told to use with minted credentials (comma-separated); default NATS_URL. */
+  CRUMBS_NATS_PUBLIC_URL: z.string().min(1).optional(),
   /** A .creds file for the API's own NATS connection (static users or a pre-minted JWT). */
   NATS_CREDS: z
     .string()
@@ -34,6 +37,7 @@ export interface AuthConfig {
   adminRateLimit?: RateLimit;
   natsAccountSeed?: string;
   natsCredsFile?: string;
+  natsPublicServers?: string[];
 }
 
 export function authConfigFrom(e: AuthEnv): AuthConfig {
@@ -42,5 +46,6 @@ export function authConfigFrom(e: AuthEnv): AuthConfig {
     ...(e.CRUMBS_ADMIN_RATE_LIMIT ? { adminRateLimit: e.CRUMBS_ADMIN_RATE_LIMIT } : {}),
     ...(e.CRUMBS_NATS_ACCOUNT_SEED ? { natsAccountSeed: e.CRUMBS_NATS_ACCOUNT_SEED } : {}),
     ...(e.NATS_CREDS ? { natsCredsFile: e.NATS_CREDS } : {}),
+    ...(e.CRUMBS_NATS_PUBLIC_URL ? { natsPublicServers: natsServers(e.CRUMBS_NATS_PUBLIC_URL) } : {}),
   };
 }

@@ -51,7 +51,13 @@ export function createAuthenticator(opts: { adminToken?: string; db: Db; cache?:
         ),
       );
     if (!row) return undefined;
-    const principal = { owner: row.owner, scopes: row.scopes, actor: row.name ? `key:${row.name}` : `key:${row.id}` };
+    const principal: Principal = {
+      owner: row.owner,
+      scopes: row.scopes,
+      actor: row.name ? `key:${row.name}` : `key:${row.id}`,
+      keyId: row.id,
+      keyExpiresAt: row.expires_at,
+    };
     opts.cache?.set(hash, principal, row.expires_at);
     return principal;
   };

@@ -4,4 +4,7 @@ export interface Principal {
   scopes: string[];
   /** Written into created_by / updated_by. */
   actor: string;
+  /** The API key's id and expiry; absent for CRUMBS_TOKEN. What it grants (NATS credentials) ends with it. */
+  keyId?: string;
+  keyExpiresAt?: Date | null;
 }

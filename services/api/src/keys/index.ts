@@ -1,2 +1,2 @@
 export { PrincipalCache } from "./principal-cache.ts";
-export { createApiKey, getApiKey, KEYS_CHANNEL, listApiKeys, newApiToken, revokeApiKey } from "./store.ts";
+export { createApiKey, getApiKey, KEYS_CHANNEL, listApiKeys, newApiToken, revokeApiKey, revokedApiKeysSince } from "./store.ts";

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { and, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/database.ts";
 import { apiKeys } from "../db/schema.ts";
 import { hashToken } from "../http/auth.ts";
@@ -81,4 +81,13 @@ export async function revokeApiKey(db: Db, id: string, owner: string | undefined
     )
     select pg_notify(${KEYS_CHANNEL}, r.id::text) from r`);
   return true;
+}
+
+/** The owner's keys revoked after `since`: what the owner's NATS account must still revoke (nats-auth/owner-bus.ts). */
+export async function revokedApiKeysSince(db: Db, owner: string, since: Date): Promise<{ id: string; revokedAt: Date }[]> {
+  const rows = await db
+    .select({ id: apiKeys.id, revokedAt: apiKeys.revoked_at })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.owner, owner), gt(apiKeys.revoked_at, since)));
+  return rows.flatMap((r) => (r.revokedAt ? [{ id: r.id, revokedAt: r.revokedAt }] : []));
 }

@@ -16,5 +16,17 @@ export {
   extensionConsumerName,
   extensionInboxPrefix,
 } from "./extension-consumer.ts";
-export { createNatsTrust, isAccountSeed, mintApiUser, mintRunnerUser, mintUser, type NatsTrust, type UserCredentials } from "./trust.ts";
+export {
+  createNatsTrust,
+  isAccountSeed,
+  mintApiUser,
+  mintRunnerUser,
+  mintUser,
+  lockedServerConfig,
+  resolverConfig,
+  type NatsTrust,
+  type UserCredentials,
+} from "./trust.ts";
+export { keyUserKey, OWNER_LIMITS, OWNER_STREAMS, ownerAccountKey } from "./owner-account.ts";
+export { OwnerBus, type OwnerBusOptions, type RevokedKey } from "./owner-bus.ts";
 export { apiNatsAuthenticator } from "./api-authenticator.ts";

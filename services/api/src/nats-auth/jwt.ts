@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { nkeys } from "nats";
+import { base32 } from "./nkey-seed.ts";
 
 /**
  * NATS decentralized-auth JWTs (v2 claims), encoded and signed here so that the
@@ -9,22 +10,6 @@ import { nkeys } from "nats";
 
 const header = { typ: "JWT", alg: "ed25519-nkey" } as const;
 const b64url = (data: Uint8Array | string) => Buffer.from(data).toString("base64url");
-const base32 = (buf: Buffer) => {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-  let bits = 0;
-  let value = 0;
-  let out = "";
-  for (const byte of buf) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += alphabet[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
-  return out;
-};
 
 export interface Claims {
   sub: string;

@@ -3,8 +3,12 @@ import { extensionConsumerName, extensionInboxPrefix } from "./extension-consume
 import { ownerPermissions } from "./permissions.ts";
 
 describe("ownerPermissions", () => {
-  it("an agent subscribes to its owner's subjects and publishes nothing", () => {
-    expect(ownerPermissions("A")).toEqual({ pub: [], sub: ["crumbs.A.>"] });
+  it("an agent uses JetStream in its owner's account, publishes only replays, never on crumbs.> or the CRUMBS stream's config", () => {
+    const p = ownerPermissions("A");
+    expect(p.sub).toEqual(["*.A.>", "_INBOX.>"]);
+    expect(p.pub).toEqual(["$JS.API.>", "$JS.ACK.>", "$JS.FC.>", "_INBOX.>", "*.A.>"]);
+    expect(p.deny?.pub).toContain("crumbs.>");
+    for (const call of ["CREATE", "UPDATE", "DELETE", "PURGE", "MSG.DELETE"]) expect(p.deny?.pub).toContain(`$JS.API.STREAM.${call}.CRUMBS`);
   });
 
   it("an extension may create, read and pull exactly its own durable, filtered to its owner's actions", () => {

@@ -4,7 +4,8 @@ import {
   extensionInboxPrefix,
   EXTENSION_STREAM,
 } from "./extension-consumer.ts";
-import { ownerSubjects, STREAM_SUBJECTS, SUBJECT_PREFIX } from "@crumbs/schemas";
+import { STREAM_NAME, STREAM_SUBJECTS, SUBJECT_PREFIX } from "@crumbs/schemas";
+import { OWNER_FEED_PREFIX } from "./owner-feed.ts";
 import { assertSubjectToken } from "./subject-token.ts";
 
 const ALL_EVENTS = STREAM_SUBJECTS[0]!;
@@ -12,13 +13,16 @@ const ALL_EVENTS = STREAM_SUBJECTS[0]!;
 export { assertSubjectToken, OWNER_PATTERN } from "./subject-token.ts";
 
 export interface SubjectPermissions {
+  /** Allowed subjects. */
   pub: string[];
   sub: string[];
+  /** Refused even where an allowed wildcard covers them. */
+  deny?: { pub: string[]; sub: string[] };
 }
 
-/** The API: publishes every owner's events, manages the stream, listens for wake-ups. */
+/** The API: publishes every owner's events (and their copies for the owners' accounts), manages the stream, listens for wake-ups. */
 export const apiPermissions = (): SubjectPermissions => ({
-  pub: [ALL_EVENTS, "$JS.API.>", "_INBOX.>"],
+  pub: [ALL_EVENTS, `${OWNER_FEED_PREFIX}.>`, "$JS.API.>", "_INBOX.>"],
   sub: [ALL_EVENTS, "_INBOX.>"],
 });
 
@@ -30,28 +34,35 @@ export const runnerPermissions = (): SubjectPermissions => ({
 
 export type OwnerClient = { kind: "agent" } | { kind: "extension"; extensionId: string };
 
+/** JetStream API calls that would change or empty a stream the API keeps in an owner's account. */
+const streamAdmin = (stream: string) =>
+  ["CREATE", "UPDATE", "DELETE", "PURGE", "MSG.DELETE", "RESTORE", "PEER.REMOVE", "LEADER.STEPDOWN"].map((call) => `$JS.API.STREAM.${call}.${stream}`);
+
 /**
- * An owner's client: core subscribe to its own events, nothing to publish on
- * `crumbs.>` (writes go through the HTTP API, which checks the token's owner).
- * Never granted: `_INBOX.>` (the API's and runner's JetStream replies carry
- * every owner's events) and the JetStream API beyond the subjects below.
+ * An owner's client, a user of that owner's own account (owner-account.ts): everything it can
+ * cause, the server's answers to its requests included, stays in that account, which holds only
+ * its owner's events. So within the account it may use JetStream freely (durable consumers,
+ * pull, ack, its own streams within the account's limits), with three exceptions:
+ * - nothing on `crumbs.>`: an event there is one the API committed (the stream import brings them);
+ * - no change to the `CRUMBS` stream the API keeps there (create, update, delete, purge, ...);
+ * - publishes outside JetStream only on `<prefix>.<owner>.>`: the owner's replays
+ *   (`<prefix>.<owner>.<type>.<schema_name>`, any one-token prefix but `crumbs`).
  *
- * An agent gets its owner's whole stream as core subscriptions; replay goes
- * through `GET /v1/events`.
- *
- * An extension gets its action and chat-answer subjects, plus exactly what its
- * one durable pull consumer needs. The create subject carries the filter
- * (nats-server 2.9's `$JS.API.CONSUMER.CREATE.<stream>.<name>.<filter>`): the
- * server refuses a request whose filter_subject differs from the subject's, so
- * the permission binds the consumer to this owner's actions. INFO, MSG.NEXT and
- * ACK name the durable, which carries the owner. Not granted: `$JS.API.INFO`
- * (nats.ws skips it with `checkAPI: false`), the legacy
- * `CONSUMER.DURABLE.CREATE` (no filter in the subject; nats.ws uses the new
- * API on 2.9+), delete, stream and account calls.
+ * An extension gets less: its action and chat-answer subjects, plus exactly what its one durable
+ * pull consumer needs. The create subject carries the filter (nats-server 2.9's
+ * `$JS.API.CONSUMER.CREATE.<stream>.<name>.<filter>`): the server refuses a request whose
+ * filter_subject differs from the subject's. INFO, MSG.NEXT and ACK name the durable.
  */
 export function ownerPermissions(owner: string, client: OwnerClient = { kind: "agent" }): SubjectPermissions {
   assertSubjectToken(owner);
-  if (client.kind === "agent") return { pub: [], sub: [ownerSubjects(owner)] };
+  if (client.kind === "agent") {
+    const own = `*.${owner}.>`;
+    return {
+      pub: ["$JS.API.>", "$JS.ACK.>", "$JS.FC.>", "_INBOX.>", own],
+      sub: [own, "_INBOX.>"],
+      deny: { pub: [ALL_EVENTS, ...streamAdmin(STREAM_NAME)], sub: [] },
+    };
+  }
   const durable = extensionConsumerName(owner, client.extensionId);
   const api = "$JS.API.CONSUMER";
   return {

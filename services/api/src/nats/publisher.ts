@@ -1,4 +1,5 @@
 import { createInbox, headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from "nats";
+import { ownerFeedSubject } from "../nats-auth/owner-feed.ts";
 
 /** Why a publish got no ack: the code says what happened, `errCode` is JetStream's own when it refused. */
 export class PublishError extends Error {
@@ -60,6 +61,8 @@ export class JetStreamPublisher {
   constructor(
     private readonly nc: NatsConnection,
     private readonly timeoutMs = 3_000,
+    /** Also send each event's unguarded copy for the owners' accounts (nats-auth/owner-feed.ts). */
+    private readonly ownerFeed = false,
   ) {
     this.sub = nc.subscribe(`${this.prefix}.*`, { callback: (_err, msg) => this.answered(msg) });
   }
@@ -73,6 +76,15 @@ export class JetStreamPublisher {
     return new Promise<PubAck>((resolve, reject) => {
       // Throws at once for what no retry fixes (BAD_SUBJECT, MAX_PAYLOAD_EXCEEDED, a closed connection).
       this.nc.publish(subject, data, { headers: h, reply: `${this.prefix}.${token}` });
+      if (this.ownerFeed) {
+        // After the event on the same connection, so the owner's stream gets its events in the
+        // relay's order; a republish after a failure is a duplicate its message id drops. No ack:
+        // the main stream's is the relay's record (SECURITY.md, "NATS", on what this can miss).
+        const copy = natsHeaders();
+        copy.set("Content-Type", "application/json");
+        copy.set("Nats-Msg-Id", opts.msgId);
+        this.nc.publish(ownerFeedSubject(subject), data, { headers: copy });
+      }
       this.waiting.set(token, { resolve, reject, deadline: Date.now() + this.timeoutMs });
       this.sweeper ??= setTimeout(() => this.sweep(), this.timeoutMs).unref();
     });

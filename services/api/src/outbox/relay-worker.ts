@@ -30,6 +30,7 @@ try {
     store,
     nats,
     pollMs: data.pollMs,
+    ownerFeed: data.auth?.natsAccountSeed !== undefined,
     onPublished: (delaysMs, fromMemory) => post({ type: "published", delaysMs, fromMemory }),
     onParked: (n) => post({ type: "parked", n }),
     log,

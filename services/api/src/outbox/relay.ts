@@ -15,6 +15,8 @@ export interface RelayOptions {
   pollMs?: number;
   /** How long a publish waits for its ack (default 3 s, JetStreamPublisher's). */
   publishTimeoutMs?: number;
+  /** Also feed the owners' NATS accounts (with CRUMBS_NATS_ACCOUNT_SEED; nats-auth/owner-feed.ts). */
+  ownerFeed?: boolean;
   /**
    * How long a batch whose publishes are all acked stays open for the next event handed over in
    * memory (default 10 ms), and how long a batch may stay open in all (default 50 ms): its
@@ -89,7 +91,7 @@ export class OutboxRelay {
   }
 
   async start(): Promise<void> {
-    this.publisher = new JetStreamPublisher(this.opts.nats.nc, this.opts.publishTimeoutMs);
+    this.publisher = new JetStreamPublisher(this.opts.nats.nc, this.opts.publishTimeoutMs, this.opts.ownerFeed);
     this.cleanups.push(this.opts.nats.onReconnect(() => this.kick()));
     this.timer = setInterval(() => this.kick(), this.opts.pollMs ?? 1_000);
     this.timer.unref();

@@ -45,7 +45,13 @@ export async function startRelay(o: StartRelayOptions): Promise<Relay> {
     return relay;
   }
   const store = drizzleRelayStore(database);
-  const relay = new OutboxRelay({ store, nats: o.nats, pollMs: config.relayPollMs, ...counters });
+  const relay = new OutboxRelay({
+    store,
+    nats: o.nats,
+    pollMs: config.relayPollMs,
+    ownerFeed: config.auth?.natsAccountSeed !== undefined,
+    ...counters,
+  });
   await relay.start();
   return {
     kick: () => relay.kick(),

@@ -15,8 +15,8 @@ const usage = `usage: crumbs keys create --owner OWNER --scopes ${SCOPES.join(",
 API keys (admin scope; CRUMBS_URL, CRUMBS_TOKEN). create prints the token ONCE: only its sha256 is stored.
 The admin of owner "default" (CRUMBS_TOKEN) manages every owner's keys; another owner's admin key only its own,
 and never grants a scope it lacks. --expires: 30d, 12h, 90m, 2w or seconds; without it the key does not expire.
-nats-init writes a locked-down NATS setup (operator, account, memory resolver) into DIR; see SECURITY.md.
-nats-creds prints a .creds file for NATS limited to this token's owner's subjects (subscribe scope).`;
+nats-init writes a locked-down NATS setup into DIR (account.seed once, auth.conf and runner.creds from it); see SECURITY.md.
+nats-creds prints a .creds file of this token's owner's own NATS account, valid until the key expires or is revoked (subscribe scope).`;
 
 const line = (k: ApiKey) =>
   `${k.id} ${k.owner} ${k.scopes.join(",")} ${k.name ?? "-"} expires=${k.expires_at ?? "never"}${k.revoked_at ? ` revoked=${k.revoked_at}` : ""}`;

@@ -81,6 +81,8 @@ export function keyRoutes(
     now: () => Date;
     /** This process forgets cached keys at once; other replicas hear the NOTIFY. */
     onRevoked?: () => void;
+    /** After a key of `owner` is revoked: its NATS credentials stop working (nats-auth/owner-bus.ts). */
+    onOwnerKeysRevoked?: (owner: string) => Promise<void>;
   },
 ) {
   const app = newRouter();
@@ -124,9 +126,12 @@ export function keyRoutes(
   });
 
   defineRoute(app, routes.revoke, async (c, { params }) => {
-    const found = await revokeApiKey(db, keyId(params.id), ownerScope(c.get("principal")), deps.now());
+    const id = keyId(params.id);
+    const found = await revokeApiKey(db, id, ownerScope(c.get("principal")), deps.now());
     if (!found) throw new NotFoundError(`key ${params.id} not found`);
     deps.onRevoked?.();
+    const owner = (await getApiKey(db, id, ownerScope(c.get("principal"))))?.owner;
+    if (owner !== undefined) await deps.onOwnerKeysRevoked?.(owner);
     return c.body(null, 204);
   });
 
