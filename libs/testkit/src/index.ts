@@ -15,4 +15,5 @@ export {
   type ScriptedReply,
   type ScriptedToolCall,
 } from "./fake-openai.ts";
+export { spawnHeavyReader, startHeavyReader, type HeavyReader, type HeavyReaderOptions, type HeavyReaderStats } from "./heavy-reader.ts";
 export { fillSyntheticBreadcrumbs, SYNTHETIC } from "./synthetic-breadcrumbs.ts";
