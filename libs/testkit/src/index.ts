@@ -7,6 +7,7 @@ export { waitFor } from "./wait-for.ts";
 export { seriesSamples, seriesValue, type Sample } from "./prometheus.ts";
 export { PostgresServer, type PostgresServerOptions } from "./postgres-server.ts";
 export { waitForConsumerDrained } from "./jetstream.ts";
+export { composeImage, dockerEngine, testServices } from "./containers.ts";
 export {
   FakeOpenAI,
   type RecordedRequest,
