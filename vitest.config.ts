@@ -12,6 +12,8 @@ process.env.LOG_LEVEL ??= "warn";
 
 export default defineConfig({
   test: {
+    // CRUMBS_TEST_SERVICES=containers: Postgres in a container for the run (libs/testkit's services-setup.ts).
+    globalSetup: ["./libs/testkit/src/services-setup.ts"],
     reporters: ["default", "./libs/testkit/src/summary-reporter.ts"],
     projects: [
       {

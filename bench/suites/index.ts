@@ -2,6 +2,7 @@ import type { Suite } from "../types.ts";
 import { dashboard } from "./dashboard.ts";
 import { eventLatency } from "./event-latency.ts";
 import { hostileNeighbour } from "./hostile-neighbour.ts";
+import { hostileReads } from "./hostile-reads.ts";
 import { llmView } from "./llm-view.ts";
 import { replay } from "./replay.ts";
 import { runner } from "./runner.ts";
@@ -11,4 +12,4 @@ import { snapshot } from "./snapshot.ts";
 import { writePath } from "./write-path.ts";
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: Suite[] = [writePath, eventLatency, llmView, selectorRouting, replay, snapshot, runner, hostileNeighbour, dashboard, scale];
+export const suites: Suite[] = [writePath, eventLatency, llmView, selectorRouting, replay, snapshot, runner, hostileNeighbour, hostileReads, dashboard, scale];

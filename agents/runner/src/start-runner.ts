@@ -3,11 +3,11 @@ import {
   handleEvents,
   subscribeEvents,
   type Breadcrumb,
-  type BreadcrumbEvent,
   type EventSubscription,
 } from "@crumbs/agent-sdk";
 import type { Agent } from "./agent-def.ts";
 import { AgentRegistry } from "./agent-registry.ts";
+import { followDefinitions } from "./def-events.ts";
 import { ConfigError, type RunnerConfig } from "./config.ts";
 import { defaultRunnerLogger, type Logger } from "./log.ts";
 import { keepHealthFile } from "./health-file.ts";
@@ -90,17 +90,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
     return resyncing;
   };
 
-  const onDefEvent = async (event: BreadcrumbEvent) => {
-    if (closing) return;
-    if (event.type === "breadcrumb.deleted") return registry.remove(event.id);
-    try {
-      // The API decides what this token may see and what the latest version is.
-      await registry.upsert(await http.get(event.id));
-    } catch (err) {
-      if (err instanceof ApiResponseError && err.status === 404) return registry.remove(event.id);
-      throw err;
-    }
-  };
+  const onDefEvent = followDefinitions({ registry, get: (id) => http.get(id), log, closing: () => closing });
 
   try {
     // Follow first, then list: a definition written in between is seen by one or the other.

@@ -10,7 +10,8 @@ import { loadRunnerConfig, RUNNER_ENV_VARS } from "@crumbs/runner";
 // Not re-exported by @crumbs/api's index; the list of what its parser reads.
 import { API_ENV_VARS } from "@crumbs/api";
 
-// No Docker engine here: check what `docker compose up` would run by reading the files.
+// What `docker compose up` runs, read from the files, in seconds and without a Docker engine; the stack
+// itself is built, started and used by compose-up.test.ts.
 const root = new URL("../../../", import.meta.url);
 const read = (p: string) => readFile(new URL(p, root), "utf8");
 
@@ -26,6 +27,7 @@ interface Service {
   ports?: string[];
   depends_on?: Record<string, { condition: string }>;
   volumes?: string[];
+  ports?: string[];
 }
 
 /** Compose's `${VAR:-default}` with nothing set in the shell. */
@@ -55,8 +57,8 @@ describe("docker-compose.yml", async () => {
     });
   };
 
-  it("has postgres, nats, api and runner, each with a health check, and the one-shot nats-init", () => {
-    expect(Object.keys(s).sort()).toEqual(["api", "nats", "nats-init", "postgres", "runner"]);
+  it("has postgres, nats, api and runner, each with a health check, and the one-shots nats-init and agent-init", () => {
+    expect(Object.keys(s).sort()).toEqual(["agent-init", "api", "nats", "nats-init", "postgres", "runner"]);
     for (const name of ["api", "nats", "postgres", "runner"])
       expect(s[name]!.healthcheck?.test.length, name).toBeGreaterThan(0);
   });
@@ -76,7 +78,7 @@ describe("docker-compose.yml", async () => {
     expect(init.volumes).toEqual(["nats-auth:/auth"]);
     expect(init.entrypoint).toEqual(["sh", "-c"]);
     const script = init.command!.join(" ");
-    expect(script).toContain("npx --no-install crumbs keys nats-init --out /auth");
+    expect(script).toContain("crumbs keys nats-init --out /auth"); // the image links the CLI's bin on PATH
     for (const f of ["auth.conf", "account.seed", "runner.creds"]) expect(script).toContain(`[ -f /auth/${f} ]`);
     // The api and runner run as node (Dockerfile USER); a new volume belongs to root.
     expect(dockerfile).toMatch(/^USER node$/m);
@@ -120,8 +122,8 @@ describe("docker-compose.yml", async () => {
     }
     expect(dockerfile).toMatch(/^FROM node:22-bookworm-slim$/m);
     expect(dockerfile).toMatch(/npm ci/);
-    expect(dockerfile).toContain('ENTRYPOINT ["npx", "--no-install", "crumbs"]');
-    // `npx crumbs` is the CLI's bin, the same file `npm start` runs.
+    expect(dockerfile).toContain('ENTRYPOINT ["node", "/app/services/cli/bin/crumbs.js"]');
+    // The CLI's bin, the same file `npm start` runs (from dist/ in the image).
     const cli = JSON.parse(await read("services/cli/package.json")) as { bin: Record<string, string> };
     const pkg = JSON.parse(await read("package.json")) as { scripts: Record<string, string> };
     expect(cli.bin.crumbs).toBe("./bin/crumbs.js");
@@ -148,12 +150,28 @@ describe("docker-compose.yml", async () => {
     expect(stages.filter((st) => st.includes("npm ci"))).toHaveLength(2);
   });
 
+  it("installs the page assistant once the api is healthy, as npm start does", () => {
+    expect(s["agent-init"]!.command).toEqual(["agents", "install-default"]);
+    expect(s["agent-init"]!.restart).toBe("no");
+    expect(s["agent-init"]!.depends_on).toEqual({ api: { condition: "service_healthy" } });
+    expect(withDefaults(s["agent-init"]!.environment!)).toMatchObject({ CRUMBS_URL: "http://api:8081", CRUMBS_TOKEN: "crumbs-dev-token" });
+  });
+
+  it("publishes the api and NATS's client and WebSocket ports, never NATS monitoring", () => {
+    expect(s.nats!.ports).toEqual(["${CRUMBS_NATS_PORT:-4222}:4222", "${CRUMBS_NATS_WS_PORT:-9222}:9222"]);
+    expect(s.api!.ports).toEqual(["${CRUMBS_API_PORT:-8081}:8081"]);
+    for (const [name, svc] of Object.entries(s)) expect((svc.ports ?? []).join(), name).not.toContain("8222");
+  });
+
   it("starts services in order: api after healthy postgres and nats, runner after a healthy api", () => {
     expect(s.api!.depends_on).toEqual({
       postgres: { condition: "service_healthy" },
       nats: { condition: "service_healthy" },
     });
-    expect(s.runner!.depends_on).toEqual({ api: { condition: "service_healthy" } });
+    expect(s.runner!.depends_on).toEqual({
+      api: { condition: "service_healthy" },
+      "agent-init": { condition: "service_completed_successfully" },
+    });
   });
 
   it("sets only variables the api and runner read", () => {

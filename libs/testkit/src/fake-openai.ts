@@ -46,14 +46,19 @@ export class FakeOpenAI {
     readonly url: string,
   ) {}
 
-  static async start(): Promise<FakeOpenAI> {
+  /**
+   * `host`: the address to listen on (127.0.0.1); "0.0.0.0" lets containers reach it as
+   * host.docker.internal (host-gateway), on `port`.
+   */
+  static async start(opts: { host?: string } = {}): Promise<FakeOpenAI> {
+    const host = opts.host ?? "127.0.0.1";
     const holder: { self?: FakeOpenAI } = {};
     const server = createServer((req, res) => {
       void holder.self?.handle(req, res);
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    await new Promise<void>((resolve) => server.listen(0, host, resolve));
     const { port } = server.address() as AddressInfo;
-    holder.self = new FakeOpenAI(server, `http://127.0.0.1:${port}/v1`);
+    holder.self = new FakeOpenAI(server, `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}/v1`);
     return holder.self;
   }
 

@@ -7,6 +7,7 @@ export { waitFor } from "./wait-for.ts";
 export { seriesSamples, seriesValue, type Sample } from "./prometheus.ts";
 export { PostgresServer, type PostgresServerOptions } from "./postgres-server.ts";
 export { waitForConsumerDrained } from "./jetstream.ts";
+export { composeImage, dockerEngine, testServices } from "./containers.ts";
 export {
   FakeOpenAI,
   type RecordedRequest,
@@ -14,4 +15,5 @@ export {
   type ScriptedReply,
   type ScriptedToolCall,
 } from "./fake-openai.ts";
+export { spawnHeavyReader, startHeavyReader, type HeavyReader, type HeavyReaderOptions, type HeavyReaderStats } from "./heavy-reader.ts";
 export { fillSyntheticBreadcrumbs, SYNTHETIC } from "./synthetic-breadcrumbs.ts";

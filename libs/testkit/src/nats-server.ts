@@ -1,8 +1,11 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { GenericContainer, Wait, type StartedTestContainer } from "testcontainers";
+import { composeImage, testServices } from "./containers.ts";
+import { freePort } from "./free-port.ts";
 
 export interface NatsServerOptions {
   /** Also listen for WebSocket clients (the extension uses nats.ws). */
@@ -22,6 +25,9 @@ export interface NatsServerOptions {
  */
 export class NatsServer {
   private proc: ChildProcess | undefined;
+  /** CRUMBS_TEST_SERVICES=containers: the server runs in this container instead of `proc`. */
+  private container: StartedTestContainer | undefined;
+  private paused = false;
   port = -1;
   wsPort = -1;
 
@@ -52,20 +58,28 @@ export class NatsServer {
   }
 
   get running(): boolean {
+    if (testServices === "containers") return this.container !== undefined;
     return this.proc !== undefined && this.proc.exitCode === null && this.proc.signalCode === null;
   }
 
-  async start(): Promise<void> {
-    if (this.running) return;
+  /** The server's config file in its dir, listening on `listen` (and `wsListen` with websocket). */
+  private async writeConfig(listen: string, wsListen: string): Promise<string> {
     const conf = [
-      `listen: 127.0.0.1:${this.port}`,
+      `listen: ${listen}`,
       `jetstream { store_dir: ${JSON.stringify(join(this.dir, "js"))} }`,
       this.opts.maxPayload !== undefined ? `max_payload: ${this.opts.maxPayload}` : "",
-      this.opts.websocket ? `websocket { listen: "127.0.0.1:${this.wsPort}", no_tls: true }` : "",
+      this.opts.websocket ? `websocket { listen: "${wsListen}", no_tls: true }` : "",
       (typeof this.opts.extraConfig === "function" ? this.opts.extraConfig(this.dir) : this.opts.extraConfig) ?? "",
     ].join("\n");
     const confPath = join(this.dir, "nats.conf");
     await writeFile(confPath, conf);
+    return confPath;
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    if (testServices === "containers") return this.startContainer();
+    const confPath = await this.writeConfig(`127.0.0.1:${this.port}`, `127.0.0.1:${this.wsPort}`);
     const portsDir = join(this.dir, "ports");
     await rm(portsDir, { recursive: true, force: true });
     await mkdir(portsDir);
@@ -114,8 +128,34 @@ export class NatsServer {
     throw new Error(`nats-server did not report its ports in time: ${stderr()}`);
   }
 
+  /**
+   * The same server in a container of the image docker-compose.yml runs: the temp dir is mounted at
+   * its own path (JetStream's data and any file extraConfig names), and the ports are published on
+   * fixed host ports picked once, so a restart comes back where clients reconnect.
+   */
+  private async startContainer(): Promise<void> {
+    if (this.port < 0) this.port = await freePort();
+    if (this.opts.websocket && this.wsPort < 0) this.wsPort = await freePort();
+    const confPath = await this.writeConfig("0.0.0.0:4222", "0.0.0.0:9222");
+    const ports = [{ container: 4222, host: this.port }, ...(this.opts.websocket ? [{ container: 9222, host: this.wsPort }] : [])];
+    this.container = await new GenericContainer(await composeImage("nats"))
+      .withCommand(["-c", confPath])
+      .withBindMounts([{ source: this.dir, target: this.dir }])
+      .withExposedPorts(...ports)
+      .withWaitStrategy(Wait.forLogMessage(/Server is ready/))
+      .start();
+  }
+
   /** Kill the server (SIGKILL by default, as an outage would). Data stays on disk. */
   async stop(signal: NodeJS.Signals = "SIGKILL"): Promise<void> {
+    if (this.container) {
+      this.resume(); // a frozen container would not take the stop signal
+      const container = this.container;
+      this.container = undefined;
+      // docker stop: SIGTERM, then SIGKILL after the timeout; 0 is a kill.
+      await container.stop({ timeout: signal === "SIGKILL" ? 0 : 10_000 });
+      return;
+    }
     const proc = this.proc;
     if (!proc || !this.running) return;
     const exited = new Promise((resolve) => proc.once("exit", resolve));
@@ -125,12 +165,19 @@ export class NatsServer {
 
   /** Freeze the server (SIGSTOP): connections stay open and nothing is answered, as a hung server's. */
   pause(): void {
-    if (this.proc && this.running) this.proc.kill("SIGSTOP");
+    // A container's main process ignores signals sent from inside it; the cgroup freezer stops it all.
+    if (this.container) {
+      if (!this.paused) execFileSync("docker", ["pause", this.container.getId()]);
+      this.paused = true;
+    } else if (this.proc && this.running) this.proc.kill("SIGSTOP");
   }
 
   /** Let a paused server go on (SIGCONT); it then handles what was sent to it meanwhile, in order. */
   resume(): void {
-    if (this.proc && this.running) this.proc.kill("SIGCONT");
+    if (this.container) {
+      if (this.paused) execFileSync("docker", ["unpause", this.container.getId()]);
+      this.paused = false;
+    } else if (this.proc && this.running) this.proc.kill("SIGCONT");
   }
 
   async restart(): Promise<void> {

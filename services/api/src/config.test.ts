@@ -28,14 +28,16 @@ describe("loadApiConfig", () => {
     const c = loadApiConfig({});
     expect(c.streamLimits).toEqual({ maxAgeSeconds: 7 * 86_400, maxBytes: 1024 ** 3 });
     expect(c.idempotencyTtlSeconds).toBe(86_400);
-    expect(c.sseMaxPerToken).toBe(16);
+    expect(c.sseMaxPerOwner).toBe(16);
+    expect(c.pageMaxBytes).toBe(4 * 1024 * 1024);
+    expect(c.ownerReads).toEqual({ reads: 2, bytes: 8 * 1024 * 1024 });
     expect(c.authFailRateLimit).toEqual({ perSecond: 5, burst: 20 });
     expect(loadApiConfig({ CRUMBS_AUTH_FAIL_RATE_LIMIT: "off" }).authFailRateLimit).toBeUndefined();
     for (const [name, value] of [
       ["CRUMBS_STREAM_MAX_AGE_SECONDS", "59"],
       ["CRUMBS_STREAM_MAX_BYTES", "1e400"],
       ["CRUMBS_IDEMPOTENCY_TTL_SECONDS", "8.9e15"],
-      ["CRUMBS_SSE_MAX_PER_TOKEN", "0"],
+      ["CRUMBS_SSE_MAX_PER_OWNER", "0"],
       ["CRUMBS_BODY_LIMIT", String(2 ** 40)],
       ["CRUMBS_SSE_PING_MS", "1.5"],
       ["CRUMBS_PG_POOL", "0"],

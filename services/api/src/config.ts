@@ -8,6 +8,8 @@ import { rateLimitSchema, type RateLimit } from "./http/rate-limit-bucket.ts";
 import { DEFAULT_PG_POOL } from "./db/postgres/pool-size.ts";
 import { DEFAULT_STREAM_LIMITS, type StreamLimits } from "./nats/stream.ts";
 import { parseRetentionEnv, type RetentionPolicy } from "./retention/policy.ts";
+import { DEFAULT_PAGE_MAX_BYTES } from "./store/paging/page-budget.ts";
+import type { OwnerReadLimits } from "./limits/owner-reads.ts";
 
 const MiB = 1024 * 1024;
 const TEN_YEARS_S = 10 * 365 * 86_400;
@@ -40,7 +42,12 @@ const envSchema = z.object({
   CRUMBS_STREAM_MAX_AGE_SECONDS: int(60, TEN_YEARS_S, DEFAULT_STREAM_LIMITS.maxAgeSeconds),
   CRUMBS_STREAM_MAX_BYTES: int(MiB, 2 ** 50, DEFAULT_STREAM_LIMITS.maxBytes),
   CRUMBS_IDEMPOTENCY_TTL_SECONDS: int(60, 30 * 86_400, 86_400),
-  CRUMBS_SSE_MAX_PER_TOKEN: int(1, 10_000, 16),
+  CRUMBS_SSE_MAX_PER_OWNER: int(1, 10_000, 16),
+  /** Bytes of row JSON one page holds (events, lists, history, SSE backfill); store/paging/page-budget.ts. */
+  CRUMBS_PAGE_MAX_BYTES: int(64 * 1024, 64 * MiB, DEFAULT_PAGE_MAX_BYTES),
+  /** Heavy reads (pages) one owner runs at once, and the bytes of pages they may hold; limits/owner-reads.ts. */
+  CRUMBS_OWNER_READS: int(1, 64, 2),
+  CRUMBS_OWNER_READ_BYTES: int(64 * 1024, 1024 * MiB, 8 * MiB),
   /** Failed authentications per client address; see http/auth-failures.ts. */
   CRUMBS_AUTH_FAIL_RATE_LIMIT: rateLimitSchema.prefault("5:20"),
   /** JetStream replicas of the CRUMBS stream: 3 on a 3-node NATS cluster (docs/scaling.md). */
@@ -81,8 +88,12 @@ export interface ApiConfig {
   streamLimits: StreamLimits;
   /** Idempotency keys older than this are pruned by the sweeper. */
   idempotencyTtlSeconds: number;
-  /** Open SSE streams per token; one more answers 429. */
-  sseMaxPerToken: number;
+  /** Open SSE streams per owner, all its keys together; one more answers 429. */
+  sseMaxPerOwner: number;
+  /** Bytes of row JSON per page (CRUMBS_PAGE_MAX_BYTES). */
+  pageMaxBytes: number;
+  /** Heavy reads per owner (CRUMBS_OWNER_READS, CRUMBS_OWNER_READ_BYTES). */
+  ownerReads: OwnerReadLimits;
   /** Failed authentications per client address; undefined = off. */
   authFailRateLimit?: RateLimit;
   /** JetStream replicas of the CRUMBS stream (CRUMBS_STREAM_REPLICAS). */
@@ -128,7 +139,9 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
     sweepMs: e.CRUMBS_SWEEP_MS,
     streamLimits: { maxAgeSeconds: e.CRUMBS_STREAM_MAX_AGE_SECONDS, maxBytes: e.CRUMBS_STREAM_MAX_BYTES },
     idempotencyTtlSeconds: e.CRUMBS_IDEMPOTENCY_TTL_SECONDS,
-    sseMaxPerToken: e.CRUMBS_SSE_MAX_PER_TOKEN,
+    sseMaxPerOwner: e.CRUMBS_SSE_MAX_PER_OWNER,
+    pageMaxBytes: e.CRUMBS_PAGE_MAX_BYTES,
+    ownerReads: { reads: e.CRUMBS_OWNER_READS, bytes: e.CRUMBS_OWNER_READ_BYTES },
     ...(e.CRUMBS_AUTH_FAIL_RATE_LIMIT ? { authFailRateLimit: e.CRUMBS_AUTH_FAIL_RATE_LIMIT } : {}),
   };
 }

@@ -22,7 +22,9 @@ export async function spawnApi(
   let out = "";
   child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
   child.stderr?.on("data", (d: Buffer) => (out += d.toString()));
-  await waitFor(() => out.includes("listening") || child.exitCode !== null, { timeout: 30_000, message: "api up" });
+  // A bound on waiting, not a speed claim: tsx compiles the API on its first start, which took 41 s
+  // on the shared 2-core machine at a load of 30.
+  await waitFor(() => out.includes("listening") || child.exitCode !== null, { timeout: 120_000, message: "api up" });
   if (child.exitCode !== null) throw new Error(`crumbs api exited: ${out}`);
   return { child, url: `http://127.0.0.1:${port}` };
 }

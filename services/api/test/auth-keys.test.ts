@@ -132,7 +132,7 @@ describe("scopes against the real stack", () => {
   });
 
   it("NATS credentials need an account seed: without one the API says so (503)", async () => {
-    const sub = await createKey({ owner: "team-3", scopes: ["subscribe"] });
+    const sub = await createKey({ owner: "team-6", scopes: ["subscribe"] });
     const res = await stack.call("/v1/nats/credentials", { method: "POST", token: sub.token });
     expect(res.status).toBe(503);
     expect(((await res.json()) as { message: string }).message).toMatch(/CRUMBS_NATS_ACCOUNT_SEED/);
@@ -140,17 +140,23 @@ describe("scopes against the real stack", () => {
 });
 
 describe("rate limit", () => {
-  it("past the burst a token gets 429 rate_limited with Retry-After; other tokens are unaffected", async () => {
+  it("past the burst an owner gets 429 rate_limited with Retry-After, on every key of it; other owners are unaffected", async () => {
     const busy = await createKey({ owner: "team-4", scopes: ["read"] });
-    const calm = await createKey({ owner: "team-4", scopes: ["read"] });
+    // A second key of the same owner draws from the same bucket: minting keys buys no rate.
+    const sameOwner = await createKey({ owner: "team-4", scopes: ["read"] });
+    const calm = await createKey({ owner: "team-5", scopes: ["read"] });
     const statuses: number[] = [];
     let limited: Response | undefined;
-    for (let i = 0; i < 15; i++) {
+    const first = await stack.call("/v1/breadcrumbs?limit=1", { token: busy.token });
+    const shared = await stack.call("/v1/breadcrumbs?limit=1", { token: sameOwner.token });
+    // A bucket of its own would have 9 of its 10 left; the owner's has given out two.
+    expect([first.headers.get("ratelimit-remaining"), shared.headers.get("ratelimit-remaining")]).toEqual(["9", "8"]);
+    for (let i = 0; i < 13; i++) {
       const res = await stack.call("/v1/breadcrumbs?limit=1", { token: busy.token });
       statuses.push(res.status);
       if (res.status === 429) limited ??= res;
     }
-    expect(statuses.slice(0, 10).every((s) => s === 200)).toBe(true);
+    expect(statuses.slice(0, 8).every((s) => s === 200)).toBe(true);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(2);
     expect(limited?.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
     expect(await limited?.json()).toMatchObject({ error: "rate_limited" });

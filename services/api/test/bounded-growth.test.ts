@@ -20,7 +20,7 @@ describe("bounded growth", () => {
       CRUMBS_STREAM_MAX_AGE_SECONDS: "3600",
       CRUMBS_STREAM_MAX_BYTES: String(16 * 1024 * 1024),
       CRUMBS_IDEMPOTENCY_TTL_SECONDS: "60",
-      CRUMBS_SSE_MAX_PER_TOKEN: "2",
+      CRUMBS_SSE_MAX_PER_OWNER: "2",
       CRUMBS_AUTH_FAIL_RATE_LIMIT: "1:5",
       CRUMBS_SSE_PING_MS: "100",
     });
@@ -73,7 +73,7 @@ describe("bounded growth", () => {
     expect(await events()).toBe(await s.count("breadcrumb_history"));
   });
 
-  it("open SSE streams per token are capped with 429; other tokens are unaffected and a closed stream frees its slot", async () => {
+  it("open SSE streams per owner are capped with 429, whichever of its keys opens them; another owner is unaffected and a closed stream frees its slot", async () => {
     const open = (token: string) => {
       const ac = new AbortController();
       return fetch(`${url}/v1/events/stream`, { headers: { authorization: `Bearer ${token}` }, signal: ac.signal }).then((res) => ({ res, ac }));
@@ -81,7 +81,9 @@ describe("bounded growth", () => {
     const first = await open(TOKEN);
     const second = await open(TOKEN);
     expect([first.res.status, second.res.status]).toEqual([200, 200]);
-    const third = await open(TOKEN);
+    // Another key of the same owner shares the owner's streams: minting keys gains nothing.
+    const sameOwner = await s.call("/v1/keys", { method: "POST", json: { owner: "default", scopes: ["subscribe"] } });
+    const third = await open(((await sameOwner.json()) as { token: string }).token);
     expect(third.res.status).toBe(429);
     expect(third.res.headers.get("content-type")).toMatch(/application\/json/);
     expect(await third.res.json()).toMatchObject({ error: "rate_limited", details: { limit: { name: "open event streams", max: 2, unit: "streams" } } });
@@ -101,9 +103,9 @@ describe("bounded growth", () => {
   });
 
   it("a stream whose client stopped reading is closed and frees its slot", async () => {
-    // A key of its own: the streams the test before aborted free their slots only when the server
+    // An owner of its own: the streams the test before aborted free their slots only when the server
     // next writes to them, so bob may still hold one here, and a stalled request would get 429.
-    const keyRes = await s.call("/v1/keys", { method: "POST", json: { owner: "bob", scopes: ["read", "write", "subscribe"] } });
+    const keyRes = await s.call("/v1/keys", { method: "POST", json: { owner: "carol", scopes: ["read", "write", "subscribe"] } });
     const bob = ((await keyRes.json()) as { token: string }).token;
     const { hostname, port } = new URL(url);
     // Both stalled streams must hold their slots before the third request is tried: started

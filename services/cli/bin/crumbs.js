@@ -1,14 +1,20 @@
 #!/usr/bin/env node
 // The workspaces ship TypeScript sources; tsx compiles them on the fly so there is no separate
-// build step between `git clone` and a running stack. `--help` and `--version` are answered
-// before tsx is registered (src/commands/catalog.js says why).
+// build step between `git clone` and a running stack. The Docker image runs JavaScript instead:
+// its build (docker/build-dist.mjs) compiles src/ to dist/, and then no TypeScript loader is
+// registered at all. `--help` and `--version` are answered before either (src/commands/catalog.js says why).
+import { existsSync } from "node:fs";
 import { topLevelAnswer } from "../src/commands/catalog.js";
 
 const argv = process.argv.slice(2);
 const answer = topLevelAnswer(argv[0]);
+const built = new URL("../dist/main.js", import.meta.url);
 if (answer) {
   (answer.stream === "out" ? process.stdout : process.stderr).write(`${answer.text}\n`);
   process.exitCode = answer.code;
+} else if (existsSync(built)) {
+  const { main } = await import(built.href);
+  await main(argv);
 } else {
   const { register } = await import("tsx/esm/api");
   register();

@@ -31,9 +31,26 @@ function headers(extra: Record<string, string> = {}): Record<string, string> {
   return { ...(t ? { authorization: `Bearer ${t}` } : {}), ...extra };
 }
 
+/**
+ * Any authenticated read answers 401 only for a token the API does not know: a breadcrumb nobody
+ * has is 404 (403 without the read scope) for every valid token, and costs one index look-up.
+ */
+const CONFIRM_PATH = "/v1/breadcrumbs/00000000-0000-0000-0000-000000000000";
+
+/**
+ * A 401 logs out only when a second request with the same token is refused too: one 401 can be
+ * an answer gone wrong (a statement that failed under another request's load once made a valid
+ * key read as unknown), and logging out on it throws away the token the user typed.
+ */
+async function confirmedUnauthorized(): Promise<boolean> {
+  const res = await fetch(CONFIRM_PATH, { headers: headers(), cache: "no-store" }).catch(() => undefined);
+  await res?.body?.cancel().catch(() => {});
+  return res?.status === 401;
+}
+
 async function fail(res: Response): Promise<never> {
   const body = (await res.json().catch(() => ({}))) as { error?: string; message?: string; details?: unknown };
-  if (res.status === 401) onUnauthorized();
+  if (res.status === 401 && (await confirmedUnauthorized())) onUnauthorized();
   throw new ApiError(res.status, body.error ?? "http_error", body.message ?? `HTTP ${res.status}`, body.details);
 }
 

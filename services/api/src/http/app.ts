@@ -31,6 +31,15 @@ import { authFailureLimiter } from "./auth-failures.ts";
 import { rateLimit } from "./rate-limit.ts";
 import type { RateLimit } from "./rate-limit-bucket.ts";
 import { StreamSlots } from "./stream-slots.ts";
+import { OwnerReadGate } from "../limits/owner-read-gate.ts";
+import type { OwnerReadLimits } from "../limits/owner-reads.ts";
+import { DEFAULT_PAGE_MAX_BYTES } from "../store/paging/page-budget.ts";
+
+/**
+ * Reads of one owner queued past its running ones, and how long one waits for its turn: a paging
+ * loop gets its pages one after another instead of 429s, a flood gets 429 within seconds.
+ */
+const OWNER_READ_QUEUE = { maxQueue: 32, maxWaitMs: 10_000 };
 import type { OwnerBus } from "../nats-auth/owner-bus.ts";
 
 export interface AppDeps {
@@ -68,8 +77,12 @@ export interface AppDeps {
   onCommitted?: (event: CommittedEvent) => void;
   /** Outbox backlog for /metrics. */
   backlog?: () => Promise<number>;
-  /** Open SSE streams per token (default 16). */
-  sseMaxPerToken?: number;
+  /** Open SSE streams per owner (default 16). */
+  sseMaxPerOwner?: number;
+  /** Bytes of row JSON per page (default DEFAULT_PAGE_MAX_BYTES). */
+  pageMaxBytes?: number;
+  /** Heavy reads per owner (default 2 at once, 8 MiB of pages). */
+  ownerReads?: OwnerReadLimits;
   /** Failed authentications per client address (CRUMBS_AUTH_FAIL_RATE_LIMIT); undefined = off. */
   authFailRateLimit?: RateLimit;
   /** After `crumbs outbox retry` moved parked rows back: the relay's kick. */
@@ -102,6 +115,7 @@ export function createApp(deps: AppDeps) {
       notifier.notify(owner);
     },
   };
+  const pageMaxBytes = deps.pageMaxBytes ?? DEFAULT_PAGE_MAX_BYTES;
   const routeDeps: RouteDeps = {
     database: deps.database,
     store,
@@ -109,8 +123,10 @@ export function createApp(deps: AppDeps) {
     schemaDefHints: createSchemaDefHintsLookup(deps.database.db),
     notifier,
     ssePingMs: deps.ssePingMs ?? 15_000,
-    streamSlots: new StreamSlots(deps.sseMaxPerToken ?? 16),
+    streamSlots: new StreamSlots(deps.sseMaxPerOwner ?? 16),
+    pageMaxBytes,
     keyChanges,
+    ownerReads: new OwnerReadGate(deps.ownerReads ?? { reads: 2, bytes: 8 * 1024 * 1024 }, OWNER_READ_QUEUE),
   };
   const authFailures = authFailureLimiter(deps.authFailRateLimit);
 
@@ -139,7 +155,7 @@ export function createApp(deps: AppDeps) {
 
   app.use("/v1/*", async (c, next) => {
     const token = bearerToken(c.req.header("authorization"));
-    // One hash per request: the admin comparison, the key lookup, the rate limit and the stream slots share it.
+    // One hash per request: the admin comparison and the key lookup share it.
     const tokenHash = token === undefined ? "" : hashToken(token);
     const principal = token === undefined ? undefined : await authenticate(token, tokenHash);
     if (!principal) {
@@ -147,7 +163,6 @@ export function createApp(deps: AppDeps) {
       throw new UnauthorizedError();
     }
     c.set("principal", principal);
-    c.set("tokenHash", tokenHash);
     c.set("stillAuthenticated", async () => (await authenticate(token!, tokenHash)) !== undefined);
     await next();
   });

@@ -5,16 +5,17 @@ import { TokenBuckets, type RateLimit } from "./rate-limit-bucket.ts";
 
 export class RateLimitedError extends CrumbsError {
   constructor(retryAfterSeconds: number, headers: Record<string, string>) {
-    super("rate_limited", `too many requests for this token; retry in ${retryAfterSeconds} s`, 429, undefined, {
+    super("rate_limited", `too many requests for this owner; retry in ${retryAfterSeconds} s`, 429, undefined, {
       headers: { ...headers, "Retry-After": String(retryAfterSeconds) },
     });
   }
 }
 
 /**
- * Per token, after authentication (so unknown tokens do not fill the table).
- * The buckets live in this process: with N replicas behind a load balancer a
- * token gets up to N times the limit; set the limit to the total divided by N.
+ * Per owner, after authentication (so unknown tokens do not fill the table): every key of an
+ * owner draws from one bucket, so an admin key minting more keys gains no rate.
+ * The buckets live in this process: with N replicas behind a load balancer an
+ * owner gets up to N times the limit; set the limit to the total divided by N.
  * `admin` applies to CRUMBS_TOKEN (actor `admin`), `keys` to every API key.
  *
  * Every answer says where the token stands, in the header fields of
@@ -31,7 +32,7 @@ export function rateLimit(
   return async (c, next) => {
     const buckets = c.get("principal").actor === "admin" ? admin : keys;
     if (buckets) {
-      const t = buckets.take(c.get("tokenHash"), now());
+      const t = buckets.take(c.get("principal").owner, now());
       const headers = {
         "RateLimit-Limit": String(buckets.limit.burst),
         "RateLimit-Remaining": String(t.remaining),

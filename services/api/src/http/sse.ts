@@ -5,6 +5,7 @@ import { rowsOf, type Database } from "../db/database.ts";
 import type { KeyChanges } from "../keys/key-changes.ts";
 import type { ChangeNotifier } from "../notifier.ts";
 import { listEvents, type SelectorFilter } from "../store/index.ts";
+import type { OwnerReadGate } from "../limits/owner-read-gate.ts";
 
 /** Even without wake-ups (e.g. NATS down on another replica's writes) the stream re-reads history this often. */
 const FALLBACK_POLL_MS = 2_000;
@@ -23,6 +24,10 @@ export interface StreamOptions {
    */
   stillAuthenticated?: () => Promise<boolean>;
   keyChanges?: KeyChanges;
+  /** Bytes of event JSON per page read (CRUMBS_PAGE_MAX_BYTES). */
+  pageMaxBytes: number;
+  /** The owner's read share: each page is read and written within it. */
+  ownerReads: OwnerReadGate;
 }
 
 /**
@@ -95,23 +100,33 @@ export async function streamEvents(stream: SSEStreamingApi, opts: StreamOptions)
         continue;
       }
       pending = false;
-      let page;
+      // One page at a time, in the owner's read share, and the next only once this one is written:
+      // a write resolves when the server took the chunk off the stream, which it does only after
+      // the socket drained the one before. So a stream from seq 0 over a large history holds one
+      // page (CRUMBS_PAGE_MAX_BYTES) and one event in the socket, not the history.
+      const release = await opts.ownerReads.acquire(opts.owner, opts.pageMaxBytes, { stream: true });
       try {
-        // Each page has its own request budget (listEvents' default): a stream lives for hours.
-        page = await listEvents(opts.database.db, opts.owner, { after: last, selector: opts.selector, limit: 500 });
-      } catch (e) {
-        if (!(e instanceof BudgetExceededError)) throw e;
-        // The selector costs more than the server spends on one page: say so and end the stream,
-        // rather than skip events silently or keep the loop busy. Nothing after `last` was sent.
-        await stream.writeSSE({ event: "error", data: JSON.stringify(e.toJSON()) });
-        return;
+        if (stream.aborted || stream.closed) return;
+        let page;
+        try {
+          // Each page has its own request budget (listEvents' default): a stream lives for hours.
+          page = await listEvents(opts.database.db, opts.owner, { after: last, selector: opts.selector, limit: 500, maxBytes: opts.pageMaxBytes });
+        } catch (e) {
+          if (!(e instanceof BudgetExceededError)) throw e;
+          // The selector costs more than the server spends on one page: say so and end the stream,
+          // rather than skip events silently or keep the loop busy. Nothing after `last` was sent.
+          await stream.writeSSE({ event: "error", data: JSON.stringify(e.toJSON()) });
+          return;
+        }
+        for (const event of page.items) {
+          if (stream.aborted) return;
+          await stream.writeSSE({ id: String(event.seq), event: event.type, data: JSON.stringify(event) });
+        }
+        if (page.next_after !== null) last = page.next_after;
+        if (page.has_more) pending = true;
+      } finally {
+        release();
       }
-      for (const event of page.items) {
-        if (stream.aborted) return;
-        await stream.writeSSE({ id: String(event.seq), event: event.type, data: JSON.stringify(event) });
-      }
-      if (page.next_after !== null) last = page.next_after;
-      if (page.has_more) pending = true;
     }
   } finally {
     clearInterval(ping);

@@ -2,16 +2,16 @@ import { CrumbsError } from "../errors.ts";
 
 export class TooManyStreamsError extends CrumbsError {
   constructor(max: number) {
-    super("rate_limited", `this token already has ${max} open event streams; close one first`, 429, { limit: { name: "open event streams", max, unit: "streams" } }, {
+    super("rate_limited", `this owner already has ${max} open event streams; close one first`, 429, { limit: { name: "open event streams", max, unit: "streams" } }, {
       headers: { "Retry-After": "5" },
     });
   }
 }
 
 /**
- * Open SSE streams per token: each holds a connection, a notifier listener and
- * a history reader, so one token must not open them without bound. Pure and
- * in-process (per replica, like the rate limits).
+ * Open SSE streams per owner (every key of it together): each holds a connection, a notifier
+ * listener and a history reader, so one owner must not open them without bound, however many
+ * keys it mints. Pure and in-process (per replica, like the rate limits).
  */
 export class StreamSlots {
   private readonly open = new Map<string, number>();

@@ -25,7 +25,11 @@ export interface ThreadRelayOptions extends Omit<RelayWorkerData, "kickFlag"> {
 }
 
 const STOP_TIMEOUT_MS = 15_000;
-const bootUrl = new URL("./relay-worker-boot.mjs", import.meta.url);
+// Built (the image's dist/*.js): the worker's own JavaScript. From source: a boot file that
+// registers tsx first, since a worker starts as plain Node.
+const bootUrl = import.meta.url.endsWith(".js")
+  ? new URL("./relay-worker.js", import.meta.url)
+  : new URL("./relay-worker-boot.mjs", import.meta.url);
 
 /**
  * The outbox relay in a worker thread of the API process (relay-worker.ts): its

@@ -1,35 +1,56 @@
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, inArray } from "drizzle-orm";
 import type { Executor } from "../db/database.ts";
 import { HISTORY_ORDER, orderByKeys } from "../db/read-order.ts";
-import { breadcrumbHistory } from "../db/schema.ts";
+import { breadcrumbHistory, type HistoryRow } from "../db/schema.ts";
 import { NotFoundError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { alignTo } from "./paging/align.ts";
+import { DEFAULT_PAGE_MAX_BYTES, PageBudget } from "./paging/page-budget.ts";
+import { jsonBytes, readSized } from "./paging/sized-read.ts";
 
 export interface HistoryItem extends Record<string, unknown> {
   seq: number;
   event: "created" | "updated" | "deleted";
 }
 
-/** Every version of one breadcrumb, oldest first, also after it was deleted. */
+/** Every version of one breadcrumb, oldest first, also after it was deleted; a page stops at `limit` or the byte budget. */
 export async function listHistory(
   db: Executor,
   owner: string,
   id: string,
-  q: { limit: number; cursor?: string },
+  q: { limit: number; cursor?: string; maxBytes?: number },
 ): Promise<{ items: HistoryItem[]; next_cursor: string | null }> {
   const where = [eq(breadcrumbHistory.breadcrumb_id, id), eq(breadcrumbHistory.owner, owner)];
-  if (q.cursor) where.push(gt(breadcrumbHistory.seq, decodeCursor(q.cursor, ["number"])[0] as number));
-  const rows = await db
-    .select({ seq: breadcrumbHistory.seq, event: breadcrumbHistory.event, breadcrumb: breadcrumbHistory.breadcrumb })
-    .from(breadcrumbHistory)
-    .where(and(...where))
-    .orderBy(...orderByKeys(breadcrumbHistory, HISTORY_ORDER))
-    .limit(q.limit + 1);
-  if (rows.length === 0 && !q.cursor) throw new NotFoundError(`breadcrumb ${id} not found`);
-  const page = rows.slice(0, q.limit);
-  const last = page.at(-1);
-  return {
-    items: page.map((r) => ({ ...r.breadcrumb, seq: Number(r.seq), event: r.event })),
-    next_cursor: rows.length > q.limit && last ? encodeCursor([Number(last.seq)]) : null,
-  };
+  const after = q.cursor ? (decodeCursor(q.cursor, ["number"])[0] as number) : undefined;
+  const budget = new PageBudget({ rows: q.limit, bytes: q.maxBytes ?? DEFAULT_PAGE_MAX_BYTES });
+  const items: HistoryItem[] = [];
+  let last = after;
+  const { more } = await readSized<number, Pick<HistoryRow, "seq" | "event" | "breadcrumb">>(budget, after, {
+    probe: async (from, n) =>
+      (
+        await db
+          .select({ key: breadcrumbHistory.seq, bytes: jsonBytes(breadcrumbHistory.breadcrumb) })
+          .from(breadcrumbHistory)
+          .where(and(...where, ...(from !== undefined ? [gt(breadcrumbHistory.seq, from)] : [])))
+          .orderBy(...orderByKeys(breadcrumbHistory, HISTORY_ORDER))
+          .limit(n)
+      ).map((r) => ({ key: Number(r.key), bytes: Number(r.bytes) })),
+    fetch: async (seqs) =>
+      alignTo(
+        seqs,
+        await db
+          .select({ seq: breadcrumbHistory.seq, event: breadcrumbHistory.event, breadcrumb: breadcrumbHistory.breadcrumb })
+          .from(breadcrumbHistory)
+          .where(and(...where, inArray(breadcrumbHistory.seq, seqs))),
+        (r) => String(r.seq),
+        String,
+      ),
+    onRow: (r, seq) => {
+      last = seq;
+      items.push({ ...r.breadcrumb, seq: Number(r.seq), event: r.event });
+      return true;
+    },
+  });
+  if (items.length === 0 && !q.cursor) throw new NotFoundError(`breadcrumb ${id} not found`);
+  return { items, next_cursor: more && last !== undefined ? encodeCursor([last]) : null };
 }

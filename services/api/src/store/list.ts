@@ -1,14 +1,17 @@
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Breadcrumb } from "@crumbs/schemas";
 import type { Executor } from "../db/database.ts";
 import { afterKeys, BREADCRUMB_ORDER, orderByKeys } from "../db/read-order.ts";
-import { breadcrumbs } from "../db/schema.ts";
+import { breadcrumbs, type BreadcrumbRow } from "../db/schema.ts";
 import { breadcrumbFromRow, iso } from "./breadcrumb-json.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { notExpired } from "./read.ts";
 import { RowPacer } from "./work.ts";
 import { needsPostFilter, selectorPrefilter, type SelectorFilter } from "./selector-sql.ts";
 import { textArray } from "./sql-helpers.ts";
+import { alignTo } from "./paging/align.ts";
+import { DEFAULT_PAGE_MAX_BYTES, PageBudget } from "./paging/page-budget.ts";
+import { jsonBytes, readSized } from "./paging/sized-read.ts";
 
 export interface ListQuery {
   schema_name?: string;
@@ -22,6 +25,8 @@ export interface ListQuery {
   cursor?: string;
   /** The request's work budget and pacing (a fresh one when absent). */
   pacer?: RowPacer;
+  /** Bytes of breadcrumb context per page (CRUMBS_PAGE_MAX_BYTES); DEFAULT_PAGE_MAX_BYTES when absent. */
+  maxBytes?: number;
 }
 
 export interface ListPage {
@@ -36,7 +41,10 @@ export interface ListPage {
  */
 export const LIST_SCAN_BOUND = 5_000;
 
-/** Most recently updated first; the cursor is (updated_at, id) of the last row examined. */
+/**
+ * Most recently updated first; the cursor is (updated_at, id) of the last row examined. A page
+ * stops at `limit`, LIST_SCAN_BOUND rows examined or the byte budget (paging/page-budget.ts).
+ */
 export async function listBreadcrumbs(db: Executor, owner: string, q: ListQuery): Promise<ListPage> {
   const where: SQL[] = [eq(breadcrumbs.owner, owner)];
   const live = notExpired();
@@ -49,38 +57,44 @@ export async function listBreadcrumbs(db: Executor, owner: string, q: ListQuery)
   if (q.selector) where.push(...selectorPrefilter(q.selector.spec, breadcrumbs));
   const postFilter = q.selector && needsPostFilter(q.selector.spec, breadcrumbs) ? q.selector : undefined;
 
-  let after = q.cursor ? (decodeCursor(q.cursor, ["string", "string"]) as [string, string]) : undefined;
-  const batchSize = postFilter ? Math.max(q.limit * 2, 100) : q.limit + 1;
+  const after = q.cursor ? (decodeCursor(q.cursor, ["string", "string"]) as [string, string]) : undefined;
   const items: Breadcrumb[] = [];
   const pacer = q.pacer ?? new RowPacer();
-  let scanned = 0;
-  for (;;) {
-    const page = [...where];
-    if (after) page.push(afterKeys(breadcrumbs, BREADCRUMB_ORDER, [sql`${after[0]}::timestamptz`, sql`${after[1]}::uuid`]));
-    const rows = await db
-      .select()
-      .from(breadcrumbs)
-      .where(and(...page))
-      .orderBy(...orderByKeys(breadcrumbs, BREADCRUMB_ORDER))
-      .limit(batchSize);
-    for (const [i, row] of rows.entries()) {
-      scanned++;
-      after = [iso(row.updated_at), row.id];
+  const budget = new PageBudget({ rows: postFilter ? Math.max(q.limit, LIST_SCAN_BOUND) : q.limit, bytes: q.maxBytes ?? DEFAULT_PAGE_MAX_BYTES });
+  let last = after;
+  const { more } = await readSized<[string, string], BreadcrumbRow>(budget, after, {
+    probe: async (from, n) =>
+      (
+        await db
+          .select({ updated_at: breadcrumbs.updated_at, id: breadcrumbs.id, bytes: sql<number>`${jsonBytes(breadcrumbs.context)} + coalesce(${jsonBytes(breadcrumbs.llm_hints)}, 0)` })
+          .from(breadcrumbs)
+          .where(and(...where, ...(from ? [afterKeys(breadcrumbs, BREADCRUMB_ORDER, [sql`${from[0]}::timestamptz`, sql`${from[1]}::uuid`])] : [])))
+          .orderBy(...orderByKeys(breadcrumbs, BREADCRUMB_ORDER))
+          .limit(n)
+      ).map((r) => ({ key: [iso(r.updated_at), r.id] as [string, string], bytes: Number(r.bytes) })),
+    fetch: async (keys) =>
+      alignTo(
+        keys,
+        await db
+          .select()
+          .from(breadcrumbs)
+          .where(and(eq(breadcrumbs.owner, owner), inArray(breadcrumbs.id, keys.map((k) => k[1])))),
+        (r) => r.id,
+        (k) => k[1],
+      ),
+    onRow: async (row, key) => {
+      last = key;
       const b = breadcrumbFromRow(row);
       if (postFilter) {
         const hit = postFilter.matches(b, pacer.row());
         await pacer.breathe();
-        if (!hit) continue;
+        if (!hit) return true;
       }
       items.push(b);
-      if (items.length === q.limit) {
-        const more = i < rows.length - 1 || rows.length === batchSize;
-        return { items, next_cursor: more ? encodeCursor(after) : null };
-      }
-    }
-    if (rows.length < batchSize) return { items, next_cursor: null };
-    if (scanned >= LIST_SCAN_BOUND) return { items, next_cursor: after ? encodeCursor(after) : null };
-  }
+      return items.length < q.limit;
+    },
+  });
+  return { items, next_cursor: more && last ? encodeCursor(last) : null };
 }
 
 /** A LIKE pattern for a plain substring: the search text's own `%`, `_` and `\\` match themselves. */

@@ -1,6 +1,7 @@
 import { parseCommandArgs, runSubcommand } from "../args.ts";
 import { agentBodyFromFile, AGENT_SCHEMA, applyAgent, listAgents, setAgentModel } from "../agent-defs.ts";
-import { apiClient } from "../client-config.ts";
+import { apiClient, loadClientConfig } from "../client-config.ts";
+import { installDefaultAgent } from "../default-agent.ts";
 import { printJson, type CliContext, type Command } from "../context.ts";
 import { UsageError } from "../errors.ts";
 import { readJsonInput } from "../read-input.ts";
@@ -8,6 +9,7 @@ import { readJsonInput } from "../read-input.ts";
 const usage = `usage: crumbs agents list [--json]
        crumbs agents apply FILE
        crumbs agents set-model AGENT MODEL
+       crumbs agents install-default
 
 list         the ${AGENT_SCHEMA} breadcrumbs, one line each: <agent_id> <id> v<version> <model> <title>
 apply FILE   create the agent, or update the one with the same agent_id (If-Match on its version);
@@ -18,6 +20,9 @@ set-model    change the model of the agent with agent_id AGENT in place (If-Matc
              \`openrouter/<model>\` goes to OpenRouter (OPENROUTER_API_KEY), any other name to
              OPENAI_BASE_URL (a local OpenAI-compatible server: Ollama, llama.cpp, vLLM, LM Studio)
              or api.openai.com (OPENAI_API_KEY); the runner reads those variables.
+install-default   the page assistant, as \`crumbs start\` installs it: created when missing, an agent
+             with its agent_id that differs from the file is kept (your edit); CRUMBS_DEFAULT_AGENT=off
+             installs nothing. docker compose's one-shot agent-init runs it.
 The runner follows these breadcrumbs live: no restart needed.`;
 
 async function list(args: string[], ctx: CliContext) {
@@ -49,7 +54,22 @@ async function setModel(args: string[], ctx: CliContext) {
   printJson(ctx, crumb);
 }
 
-const subcommands: Record<string, (args: string[], ctx: CliContext) => Promise<void>> = { list, apply, "set-model": setModel };
+async function installDefault(args: string[], ctx: CliContext) {
+  parseCommandArgs(args, {}, usage);
+  const { url, token } = await loadClientConfig(ctx.env, ctx.cwd);
+  // The model is the runner's business (its environment); this only writes the agent breadcrumb.
+  const agent = await installDefaultAgent({ env: ctx.env, cwd: ctx.cwd, apiUrl: url, token, endpoints: {} });
+  if (agent.state === "off") return ctx.err("no agent installed (CRUMBS_DEFAULT_AGENT=off)");
+  const how = { created: "installed from", unchanged: "as in", kept: "your edited version kept; differs from" }[agent.state];
+  ctx.err(`${agent.agentId} v${agent.version} (${how} ${agent.file})`);
+}
+
+const subcommands: Record<string, (args: string[], ctx: CliContext) => Promise<void>> = {
+  list,
+  apply,
+  "set-model": setModel,
+  "install-default": installDefault,
+};
 
 export const agentsCommand: Command = {
   usage,

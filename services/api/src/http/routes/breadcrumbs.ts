@@ -15,6 +15,7 @@ import {
   type WriteResult,
 } from "../../store/index.ts";
 import { conditionalJson } from "../conditional.ts";
+import { ownerRead } from "../owner-read.ts";
 import type { AppEnv, RouteDeps } from "../context.ts";
 import { readJsonBody } from "../json-body.ts";
 import { breadcrumbIdParam, idempotencyParam, ifMatchVersion, limitParam, selectorParam } from "../params.ts";
@@ -179,22 +180,26 @@ export function breadcrumbRoutes(deps: RouteDeps) {
   defineRoute(app, routes.list, async (c, { query: q }) => {
     const { owner } = c.get("principal");
     const pacer = new RowPacer();
-    const found = await listBreadcrumbs(deps.database.db, owner, {
-      schema_name: q.schema_name,
-      key: q.key,
-      title: q.title,
-      tags: q.tag ?? [],
-      any_tags: q.any_tag ?? [],
-      selector: selectorParam(c.req.query("selector")),
-      limit: q.limit,
-      cursor: q.cursor,
-      pacer,
+    const selector = selectorParam(c.req.query("selector"));
+    return ownerRead(deps, owner, async () => {
+      const found = await listBreadcrumbs(deps.database.db, owner, {
+        schema_name: q.schema_name,
+        key: q.key,
+        title: q.title,
+        tags: q.tag ?? [],
+        any_tags: q.any_tag ?? [],
+        selector,
+        limit: q.limit,
+        cursor: q.cursor,
+        pacer,
+        maxBytes: deps.pageMaxBytes,
+      });
+      if (q.view !== "llm") return conditionalJson(c, found);
+      // One failing view fails the whole page (422): a partial page would hide that items are missing.
+      const items = [];
+      for (const b of found.items) items.push(await llmView(b, pacer));
+      return conditionalJson(c, { items, next_cursor: found.next_cursor });
     });
-    if (q.view !== "llm") return conditionalJson(c, found);
-    // One failing view fails the whole page (422): a partial page would hide that items are missing.
-    const items = [];
-    for (const b of found.items) items.push(await llmView(b, pacer));
-    return conditionalJson(c, { items, next_cursor: found.next_cursor });
   });
 
   defineRoute(app, routes.get, async (c, { params, query }) => {
@@ -239,7 +244,10 @@ export function breadcrumbRoutes(deps: RouteDeps) {
 
   defineRoute(app, routes.history, async (c, { params, query }) => {
     const { owner } = c.get("principal");
-    return conditionalJson(c, await listHistory(deps.database.db, owner, breadcrumbIdParam(params.id), query));
+    const id = breadcrumbIdParam(params.id);
+    return ownerRead(deps, owner, async () =>
+      conditionalJson(c, await listHistory(deps.database.db, owner, id, { ...query, maxBytes: deps.pageMaxBytes })),
+    );
   });
 
   return app;

@@ -5,6 +5,7 @@ import type { RouteDeps } from "../context.ts";
 import { limitParam, selectorParam } from "../params.ts";
 import { InvalidRequestError } from "../../errors.ts";
 import { streamEvents } from "../sse.ts";
+import { ownerRead } from "../owner-read.ts";
 import { conditionalJson } from "../conditional.ts";
 import { BreadcrumbEvent, errors, etagHeader, ifNoneMatchHeader, json, notModified, selectorQuery } from "../openapi/components.ts";
 import { apiRoute, defineRoute, newRouter } from "../openapi/define.ts";
@@ -72,16 +73,20 @@ export function eventRoutes(deps: RouteDeps) {
 
   defineRoute(app, routes.list, async (c, { query: q }) => {
     const { owner } = c.get("principal");
-    return conditionalJson(
-      c,
-      await listEvents(deps.database.db, owner, {
-        after: q.after,
-        since: q.since,
-        until: q.until,
-        selector: selectorParam(c.req.query("selector")),
-        limit: q.limit,
-        pacer: new RowPacer(),
-      }),
+    const selector = selectorParam(c.req.query("selector"));
+    return ownerRead(deps, owner, async () =>
+      conditionalJson(
+        c,
+        await listEvents(deps.database.db, owner, {
+          after: q.after,
+          since: q.since,
+          until: q.until,
+          selector,
+          limit: q.limit,
+          pacer: new RowPacer(),
+          maxBytes: deps.pageMaxBytes,
+        }),
+      ),
     );
   });
 
@@ -97,7 +102,7 @@ export function eventRoutes(deps: RouteDeps) {
       after = parsed.data;
     }
     // Last, after every check that can refuse the request: the slot is released when the stream ends.
-    const release = deps.streamSlots.acquire(c.get("tokenHash"));
+    const release = deps.streamSlots.acquire(owner);
     return streamSSE(c, (stream) =>
       streamEvents(stream, {
         database: deps.database,
@@ -108,6 +113,8 @@ export function eventRoutes(deps: RouteDeps) {
         pingMs: deps.ssePingMs,
         stillAuthenticated: c.get("stillAuthenticated"),
         keyChanges: deps.keyChanges,
+        pageMaxBytes: deps.pageMaxBytes,
+        ownerReads: deps.ownerReads,
       }).finally(release),
     );
   });
