@@ -24,7 +24,6 @@ interface Service {
   command?: string[];
   environment?: Record<string, string>;
   healthcheck?: { test: string[] };
-  ports?: string[];
   depends_on?: Record<string, { condition: string }>;
   volumes?: string[];
   ports?: string[];
