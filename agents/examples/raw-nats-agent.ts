@@ -1,13 +1,24 @@
 // A custom agent with nothing but a NATS client and fetch: the subjects and
 // payloads are the contract, so the same works from any language.
-// Run: CRUMBS_URL=... CRUMBS_TOKEN=... NATS_URL=... npx tsx agents/examples/raw-nats-agent.ts
-import { AckPolicy, DeliverPolicy, connect } from "nats";
+// Run against `npm start` (NATS is locked there):
+//   NATS_URL=$(cat .crumbs/nats/url) NATS_CREDS=creds-file CRUMBS_TOKEN=... npx tsx agents/examples/raw-nats-agent.ts
+// where creds-file is `npx crumbs keys nats-creds > owner.creds` (your token's owner) or
+// .crumbs/nats/auth/runner.creds (the operator's). The wire contract for another language:
+//   1. POST /v1/nats/credentials with the token -> {creds} (a .creds file: user JWT + nkey seed);
+//      connect with them (nats.go nats.UserCredentials, nats.py user_credentials=...);
+//   2. a durable pull consumer on stream CRUMBS, filter crumbs.<owner|*>.<type>.<schema_name>;
+//   3. each message's payload is a BreadcrumbEvent; ack once handled, nak to have it again.
+import { readFileSync } from "node:fs";
+import { AckPolicy, DeliverPolicy, connect, credsAuthenticator } from "nats";
 
 const api = process.env.CRUMBS_URL ?? "http://127.0.0.1:8081";
 const token = process.env.CRUMBS_TOKEN ?? "";
+const credsFile = process.env.NATS_CREDS;
 const nc = await connect({
-  servers: process.env.NATS_URL ?? "nats://127.0.0.1:4222",
+  servers: (process.env.NATS_URL ?? "nats://127.0.0.1:4222").split(","),
   maxReconnectAttempts: -1,
+  // Without NATS_CREDS: an open server (a nats-server of your own).
+  ...(credsFile ? { authenticator: credsAuthenticator(readFileSync(credsFile)) } : {}),
 });
 
 // One durable consumer: every copy of this process shares it, and it resumes after a restart.

@@ -50,6 +50,6 @@ export {
   REFERENCE_PAGE_CONTEXT_TAGS,
   REFERENCE_PAGE_CONTEXT_KEY,
 } from "./contract/fixtures/page-context-example.ts";
-export { agentConsumerPrefix, consumerToken, AGENT_CONSUMER_PREFIX } from "./contract/agent-consumer.ts";
+export { agentConsumerPrefix, consumerToken, isAgentConsumer, AGENT_CONSUMER_PREFIX } from "./contract/agent-consumer.ts";
 export * from "./contract/api-keys.ts";
 export * from "./contract/admin-views.ts";

@@ -199,7 +199,11 @@ describe("docker-compose.yml", async () => {
     expect(s.nats!.volumes).toContain("./docker/nats.conf:/etc/nats/nats.conf:ro");
     expect(natsConf).toMatch(/^jetstream \{[^}]*store_dir: \/data\/jetstream/m);
     expect(natsConf).toMatch(/^websocket \{[^}]*port: 9222/m);
-    expect(natsConf).toMatch(/^http_port: 8222$/m); // what the health check asks
+    // Monitoring on the container's loopback (what the health check asks), never published on the host.
+    expect(natsConf).toMatch(/^http: 127\.0\.0\.1:8222$/m);
+    expect(natsConf).not.toMatch(/^http_port:/m);
+    expect(s.nats!.healthcheck!.test.join(" ")).toContain("http://127.0.0.1:8222/healthz");
+    expect((s.nats!.ports ?? []).some((p) => String(p).includes("8222"))).toBe(false);
   });
 });
 

@@ -1,7 +1,9 @@
 import { connect, type NatsConnection } from "nats";
 import { natsServers } from "@crumbs/schemas";
 import { CrumbsHttp, type HttpOptions } from "./http-client.ts";
+import { ApiResponseError } from "./errors.ts";
 import { natsCredsAuthenticator } from "./nats-creds.ts";
+import { connectWithToken, type TokenNats } from "./token-nats.ts";
 import type { EventSubscription } from "./event-subscription.ts";
 import type { Breadcrumb, CreateBreadcrumb } from "./known.ts";
 import { replayEvents, type ReplayOptions } from "./replay.ts";
@@ -10,13 +12,21 @@ import type { Selector, SelectorInput } from "./selector.ts";
 import { subscribeEvents, type SubscribeOptions } from "./subscribe.ts";
 
 export interface CrumbsClientOptions extends HttpOptions {
-  /** NATS server for subscribe(); e.g. nats://127.0.0.1:4222 */
+  /**
+   * NATS servers for subscribe(), e.g. nats://127.0.0.1:4222 (default: `NATS_URL`, else the
+   * `servers` the API sends with the credentials).
+   */
   natsUrl?: string;
   /**
-   * NATS credentials for natsUrl: a .creds file's path or its contents (`crumbs keys nats-creds`,
-   * or the runner's runner.creds). Needed on a locked server such as the docker compose one.
+   * NATS credentials: a .creds file's path or its contents (default: `NATS_CREDS`). Unset, the
+   * client asks the API for credentials of the token's owner and renews them before they expire
+   * (connectWithToken); an API that mints none (an open dev server) means no credentials.
    */
   natsCreds?: string;
+  /** Lifetime in seconds of each NATS credential the client asks the API for (60-86,400; default the API's, 1 h). */
+  natsCredentialsTtl?: number;
+  /** Where NATS_URL and NATS_CREDS are read; default process.env. */
+  env?: Record<string, string | undefined>;
   /** An existing connection instead of natsUrl; the client then leaves it open on close(). */
   nats?: NatsConnection;
 }
@@ -51,6 +61,7 @@ export class CrumbsClient extends CrumbsHttp {
   private nc: Promise<NatsConnection> | undefined;
   private readonly ownsNats: boolean;
   private readonly subs = new Set<EventSubscription>();
+  private tokenNats: TokenNats | undefined;
 
   constructor(private readonly options: CrumbsClientOptions) {
     super(options);
@@ -60,11 +71,27 @@ export class CrumbsClient extends CrumbsHttp {
 
   /** The NATS connection, opened on first use. */
   nats(): Promise<NatsConnection> {
-    if (!this.nc) {
-      if (!this.options.natsUrl) throw new Error("CrumbsClient needs natsUrl (or nats) to subscribe");
-      this.nc = connectNats(this.options.natsUrl, "crumbs-agent", { creds: this.options.natsCreds });
-    }
+    this.nc ??= this.openNats();
     return this.nc;
+  }
+
+  private async openNats(): Promise<NatsConnection> {
+    const env = this.options.env ?? globalThis.process?.env ?? {};
+    const natsUrl = this.options.natsUrl ?? env.NATS_URL;
+    const creds = this.options.natsCreds ?? env.NATS_CREDS;
+    if (creds) {
+      if (!natsUrl) throw new Error("NATS_CREDS needs NATS_URL (or natsUrl) too");
+      return connectNats(natsUrl, "crumbs-agent", { creds });
+    }
+    try {
+      const session = await connectWithToken(this, { natsUrl, ...(this.options.natsCredentialsTtl ? { ttlSeconds: this.options.natsCredentialsTtl } : {}) });
+      this.tokenNats = session;
+      return session.nc;
+    } catch (err) {
+      // 503: this API mints no NATS credentials (no account seed): an open server, as in local dev.
+      if (!(err instanceof ApiResponseError && err.status === 503) || !natsUrl) throw err;
+      return connectNats(natsUrl, "crumbs-agent");
+    }
   }
 
   /**
@@ -96,6 +123,7 @@ export class CrumbsClient extends CrumbsHttp {
   /** Stop every subscription (each loop finishes the event in hand) and close the NATS connection if it is ours. */
   async close(): Promise<void> {
     await Promise.all([...this.subs].map((s) => s.stop()));
+    this.tokenNats?.stop();
     if (this.nc && this.ownsNats) {
       const nc = await this.nc.catch(() => undefined);
       await nc?.drain().catch(() => nc.close());

@@ -6,7 +6,7 @@ import type { Database } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
 import { openDatabase } from "./db/open.ts";
 import { createApp, type CrumbsApp } from "./http/app.ts";
-import { KEYS_CHANNEL, PrincipalCache } from "./keys/index.ts";
+import { KeyChanges, KEYS_CHANNEL, PrincipalCache } from "./keys/index.ts";
 import { Metrics } from "./metrics.ts";
 import { apiNatsAuthenticator } from "./nats-auth/index.ts";
 import { OwnerBus } from "./nats-auth/owner-bus.ts";
@@ -95,11 +95,15 @@ export async function assembleApi(opts: AssembleOptions): Promise<ApiStack> {
         })
       : undefined;
     if (ownerBus) cleanups.push(() => ownerBus.close());
-    if (database.listen) cleanups.push(await database.listen(KEYS_CHANNEL, () => principalCache.clear()));
+    // Another replica's revocation (and this one's, heard back): the app clears its cache and
+    // makes open event streams check their key.
+    const keyChanges = new KeyChanges();
+    if (database.listen) cleanups.push(await database.listen(KEYS_CHANNEL, () => keyChanges.changed()));
     const app = createApp({
       database,
       adminToken: config.token,
       principalCache,
+      keyChanges,
       auth: config.auth,
       bodyLimitBytes: config.bodyLimitBytes,
       ssePingMs: config.ssePingMs,

@@ -55,6 +55,44 @@ describe("API keys", () => {
     expect((await stack.call("/v1/breadcrumbs", { token: expiring.token })).status).toBe(401);
   });
 
+  it("a key never creates a key that outlives it: the new key's expiry is clamped to its creator's", async () => {
+    const parent = await createKey({ owner: "team-5", scopes: ["read", "admin"], expires_in: "1h" });
+    const byParent = async (body: Record<string, unknown>) => {
+      const res = await stack.call("/v1/keys", { method: "POST", json: { scopes: ["read"], ...body }, token: parent.token });
+      expect(res.status).toBe(201);
+      return (await res.json()) as Key;
+    };
+    // Asked for longer, or for no expiry at all: it ends when its creator does.
+    expect((await byParent({ expires_in: "30d" })).expires_at).toBe(parent.expires_at);
+    expect((await byParent({})).expires_at).toBe(parent.expires_at);
+    // Asked for less: as asked.
+    const short = await byParent({ expires_in: "10m" });
+    expect(Date.parse(short.expires_at!)).toBeLessThan(Date.parse(parent.expires_at!));
+    // The admin token never expires, so a key it creates has the expiry asked for, or none.
+    expect((await createKey({ owner: "team-5", scopes: ["read"] })).expires_at).toBeNull();
+  });
+
+  it("revoking a key revokes the keys it created, and theirs; other keys keep working", async () => {
+    // A root admin key (owner default) creates a key for team-6, which creates another.
+    const root = await createKey({ owner: "default", scopes: ["read", "admin"] });
+    const make = async (token: string, body: Record<string, unknown>) => {
+      const res = await stack.call("/v1/keys", { method: "POST", json: body, token });
+      expect(res.status).toBe(201);
+      return (await res.json()) as Key & { token: string };
+    };
+    const child = await make(root.token, { owner: "team-6", scopes: ["read", "admin"] });
+    const grandchild = await make(child.token, { scopes: ["read"] });
+    const sibling = await createKey({ owner: "team-6", scopes: ["read"] });
+    for (const k of [root, child, grandchild, sibling]) expect((await stack.call("/v1/breadcrumbs", { token: k.token })).status).toBe(200);
+
+    expect((await stack.call(`/v1/keys/${root.id}`, { method: "DELETE" })).status).toBe(204);
+    for (const k of [root, child, grandchild]) {
+      expect((await stack.call("/v1/breadcrumbs", { token: k.token })).status).toBe(401);
+      expect(((await (await stack.call(`/v1/keys/${k.id}`)).json()) as { revoked_at: string | null }).revoked_at).not.toBeNull();
+    }
+    expect((await stack.call("/v1/breadcrumbs", { token: sibling.token })).status).toBe(200);
+  });
+
   it("bad key requests are 400: unknown scope, owner that is not a subject token, bad duration", async () => {
     for (const body of [
       { owner: "x", scopes: ["root"] },

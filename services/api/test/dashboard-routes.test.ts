@@ -98,6 +98,32 @@ describe("dashboard routes", () => {
     expect(await (await s.call("/v1/agents/helper/consumers", { token: ownerB })).json()).toEqual({ items: [] });
   });
 
+  it("matches one agent exactly: not an agent whose id the asked one prefixes, not another owner whose name has a `_`", async () => {
+    const jsm = await (await s.client()).jetstreamManager();
+    const add = (durable_name: string, filter_subject: string) =>
+      jsm.consumers.add(STREAM_NAME, { durable_name, filter_subject, ack_policy: AckPolicy.Explicit });
+    // Agent "solo_two" of owner default: its name starts with agent "solo"'s prefix.
+    await add(`${agentConsumerPrefix("default", "solo_two")}0badc0de`, "crumbs.default.*.demo.d.v1");
+    // Owner "o_x"'s agent "y" has the very name owner "o"'s agent "x_y" would have.
+    const shared = `${agentConsumerPrefix("o_x", "y")}0badc0de`;
+    expect(shared).toBe(`${agentConsumerPrefix("o", "x_y")}0badc0de`);
+    await add(shared, "crumbs.o_x.*.demo.secret.v1");
+    const tokenOf = async (owner: string) => {
+      const res = await s.call("/v1/keys", { method: "POST", json: { owner, scopes: ["read"], name: owner } });
+      return ((await res.json()) as { token: string }).token;
+    };
+    const [ownerO, ownerOX] = [await tokenOf("o"), await tokenOf("o_x")];
+    const names = async (path: string, token?: string) => {
+      const res = await s.call(path, { token });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { items: { name: string }[] }).items.map((i) => i.name);
+    };
+    expect(await names("/v1/agents/solo/consumers")).toEqual([]);
+    expect(await names("/v1/agents/solo_two/consumers")).toEqual([`${agentConsumerPrefix("default", "solo_two")}0badc0de`]);
+    expect(await names("/v1/agents/x_y/consumers", ownerO)).toEqual([]);
+    expect(await names("/v1/agents/y/consumers", ownerOX)).toEqual([shared]);
+  });
+
   it("refuses a malformed agent id with invalid_request", async () => {
     const res = await s.call("/v1/agents/a%20b/consumers");
     expect(res.status).toBe(400);

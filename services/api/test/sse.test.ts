@@ -114,4 +114,47 @@ describe("SSE /v1/events/stream", () => {
     expect(JSON.parse(errors[0]!.data!)).toMatchObject({ error: "budget_exceeded", message: expect.stringContaining("selector stopped") });
     expect(frames.some((f) => f.event?.startsWith("breadcrumb."))).toBe(false);
   });
+
+  const keyFor = async (body: Record<string, unknown>, token?: string) => {
+    const res = await s.call("/v1/keys", { method: "POST", json: { scopes: ["read", "write", "subscribe", "admin"], ...body }, token });
+    expect(res.status).toBe(201);
+    return (await res.json()) as { id: string; token: string };
+  };
+  const streamOf = async (token: string) => {
+    // From the owner's first event: each owner here is new, so the stream holds exactly what the test wrote.
+    const res = await fetch(`${url}/v1/events/stream?after=0`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    return res;
+  };
+  const writeAs = (token: string, title: string) =>
+    s.call("/v1/breadcrumbs", { method: "POST", token, json: { schema_name: "test.sse.v1", title, context: {} } });
+
+  it("closes an open stream when its key is revoked, and the streams of the keys that key created", async () => {
+    const parent = await keyFor({ owner: "sse-revoke" });
+    const child = await keyFor({ name: "child" }, parent.token);
+    const other = await keyFor({ owner: "sse-revoke" });
+    const [p, c, o] = [await streamOf(parent.token), await streamOf(child.token), await streamOf(other.token)];
+    // Each stream delivers: it is live before the revocation.
+    expect((await writeAs(other.token, "before")).status).toBe(201);
+    const ended = [p, c].map((res) => readFrames(res, (f) => f.some((x) => x.event === "error")));
+    const kept = readFrames(o, (f) => f.filter((x) => x.data).length >= 2);
+    expect((await s.call(`/v1/keys/${parent.id}`, { method: "DELETE" })).status).toBe(204);
+    // readFrames returns once the server ends the stream (or an error frame came): an open one times out.
+    for (const got of await Promise.all(ended)) {
+      expect(got.filter((f) => f.data).map((f) => JSON.parse(f.data!).title ?? JSON.parse(f.data!).error)).toEqual(["before", "unauthorized"]);
+      expect(got.at(-1)).toMatchObject({ event: "error" });
+    }
+    // A key of the same owner that the revoked one did not create keeps its stream.
+    expect((await writeAs(other.token, "after")).status).toBe(201);
+    expect((await kept).filter((f) => f.data).map((f) => JSON.parse(f.data!).title)).toEqual(["before", "after"]);
+  });
+
+  it("closes an open stream when its key expires", async () => {
+    const key = await keyFor({ owner: "sse-expire", expires_in: 2 });
+    const res = await streamOf(key.token);
+    const frames = await readFrames(res, () => false);
+    expect(frames.at(-1)).toMatchObject({ event: "error" });
+    expect(JSON.parse(frames.at(-1)!.data!)).toMatchObject({ error: "unauthorized" });
+    expect((await s.call("/v1/events/stream", { token: key.token })).status).toBe(401);
+  });
 });

@@ -12,8 +12,8 @@ const NATS_INSTALL_HINT =
 export interface LaunchedNats {
   url: string;
   wsUrl: string;
-  /** nats-server's HTTP monitoring (/varz, /connz, /jsz): what nats-top and NUI attach to. */
-  monitorUrl: string;
+  /** nats-server's HTTP monitoring (/varz, /connz, /jsz) when asked for: what nats-top and NUI attach to. */
+  monitorUrl: string | undefined;
   pid: number;
   /** Resolves when the process exits, for whatever reason. */
   exited: Promise<void>;
@@ -24,12 +24,14 @@ export interface LaunchedNats {
  * The config `crumbs start` gives its nats-server: JetStream for the event stream, WebSocket for the
  * extension, and (with `authConf`) the operator/account JWTs, so no port takes an unauthenticated client.
  */
-function natsConfig(opts: { port: number; wsPort: number; monitorPort: number; dir: string; authConf?: string; resolver?: string }): string {
+function natsConfig(opts: { port: number; wsPort: number; monitorPort: number | undefined; dir: string; authConf?: string; resolver?: string }): string {
   return [
     "# written by `crumbs start` on every start; edit the code, not this file",
     `listen: "127.0.0.1:${opts.port}"`,
-    // Monitoring on loopback only: /connz lists every client of the machine's dev stack.
-    `http: "127.0.0.1:${opts.monitorPort}"`,
+    // Monitoring only when asked for, and on loopback: /connz lists every client with its JWT, and
+    // nats-server answers `?callback=` as JSONP, so any web page open in a browser on this machine
+    // could read it with a <script> tag; loopback alone does not keep a page out (SECURITY.md).
+    ...(opts.monitorPort === undefined ? [] : [`http: "127.0.0.1:${opts.monitorPort}"`]),
     // nats-server resolves an include relative to the config file's folder (absolute paths too).
     ...(opts.authConf ? [`include ${JSON.stringify(relative(opts.dir, opts.authConf))}`] : []),
     // The owners' accounts the API pushes at run time (SECURITY.md, "NATS"), kept in the folder.
@@ -43,8 +45,8 @@ function natsConfig(opts: { port: number; wsPort: number; monitorPort: number; d
 
 /**
  * Runs `nats-server` from PATH with its config and JetStream data in `dir` (so streams survive a
- * restart), on 4222/9222 (monitoring 8222) when free and on free ports otherwise. Resolves once the server has
- * written its ports file, i.e. it accepts connections.
+ * restart), on 4222/9222 when free and on free ports otherwise; HTTP monitoring only on `monitorPort`.
+ * Resolves once the server has written its ports file, i.e. it accepts connections.
  */
 export async function launchNats(opts: {
   dir: string;
@@ -59,7 +61,7 @@ export async function launchNats(opts: {
   await mkdir(opts.dir, { recursive: true });
   const port = await pickPort(opts.port ?? 4222);
   const wsPort = await pickPort(opts.wsPort ?? 9222);
-  const monitorPort = await pickPort(opts.monitorPort ?? 8222);
+  const monitorPort = opts.monitorPort === undefined ? undefined : await pickPort(opts.monitorPort);
   const confPath = join(opts.dir, "nats.conf");
   await writeFile(
     confPath,
@@ -122,7 +124,7 @@ export async function launchNats(opts: {
   return {
     url: `nats://127.0.0.1:${port}`,
     wsUrl: `ws://127.0.0.1:${wsPort}`,
-    monitorUrl: `http://127.0.0.1:${monitorPort}`,
+    monitorUrl: monitorPort === undefined ? undefined : `http://127.0.0.1:${monitorPort}`,
     pid: proc.pid ?? -1,
     exited,
     stop,

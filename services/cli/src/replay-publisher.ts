@@ -1,8 +1,9 @@
-import { connect, headers as natsHeaders, type JetStreamClient, type NatsConnection, type PubAck } from "nats";
-import { natsServers, referenceEventOf } from "@crumbs/schemas";
+import { headers as natsHeaders, type JetStreamClient, type NatsConnection, type PubAck } from "nats";
+import { referenceEventOf } from "@crumbs/schemas";
 import { CliError } from "./errors.ts";
 import type { BreadcrumbEvent } from "@crumbs/agent-sdk";
 import { replayMsgId, replaySubject } from "./event-line.ts";
+import { isPermissionError, publishRefused } from "./nats-failure.ts";
 
 export interface ReplayPublisher {
   /** The event is published whole, as JSON (or as its reference event when it does not fit). */
@@ -19,13 +20,19 @@ const WINDOW = 256;
  * the stream twice within its duplicate window stores it once) and durable consumers get it even
  * if they start later; otherwise it is a core publish that only live subscribers see.
  */
-export async function openReplayPublisher(natsUrl: string, prefix: string): Promise<ReplayPublisher> {
-  let nc: NatsConnection;
-  try {
-    nc = await connect({ servers: natsServers(natsUrl), name: "crumbs-replay", maxReconnectAttempts: 5 });
-  } catch (err) {
-    throw new CliError("nats_unreachable", `cannot connect to NATS at ${natsUrl}: ${(err as Error).message}`);
-  }
+export async function openReplayPublisher(nc: NatsConnection, prefix: string): Promise<ReplayPublisher> {
+  // A publish the credentials may not make is dropped by the server, which says so only on the
+  // connection (-ERR 'Permissions Violation for Publish to ...'): watch for it, so the command
+  // names that cause instead of a timeout or nothing at all.
+  let refused: CliError | undefined;
+  void (async () => {
+    for await (const st of nc.status()) {
+      const ctx = (st as { permissionContext?: { operation: string; subject: string } }).permissionContext;
+      // A refused subscription (the JetStream API's reply inbox) only means no stream is found and
+      // the events go out as core publishes; a refused publish loses the event.
+      if (st.type === "error" && st.data === "PERMISSIONS_VIOLATION" && ctx?.operation === "publish") refused ??= publishRefused(ctx.subject, prefix);
+    }
+  })().catch(() => {});
   const jsm = await nc.jetstreamManager({ timeout: 2_000 }).catch(() => undefined);
   const js: JetStreamClient | undefined = jsm ? nc.jetstream() : undefined;
   const streamOf = new Map<string, Promise<string | undefined>>();
@@ -43,6 +50,7 @@ export async function openReplayPublisher(natsUrl: string, prefix: string): Prom
 
   return {
     async publish(event) {
+      if (refused) throw refused;
       if (failure) throw failure;
       const subject = replaySubject(prefix, event);
       const data = fitted(event, nc.info?.max_payload);
@@ -59,7 +67,9 @@ export async function openReplayPublisher(natsUrl: string, prefix: string): Prom
           },
           (err: unknown) => {
             inFlight.delete(p);
-            failure ??= new CliError("publish_failed", `JetStream publish to ${subject} failed: ${(err as Error).message}`);
+            failure ??= isPermissionError(err)
+              ? publishRefused(subject, prefix)
+              : new CliError("publish_failed", `JetStream publish to ${subject} failed: ${(err as Error).message}`);
           },
         );
         if (inFlight.size >= WINDOW) await Promise.race(inFlight).catch(() => {});
@@ -72,8 +82,10 @@ export async function openReplayPublisher(natsUrl: string, prefix: string): Prom
     },
     async close() {
       await Promise.allSettled([...inFlight]);
-      await nc.flush();
-      await nc.drain();
+      await nc.flush().catch(() => {});
+      await nc.drain().catch(() => {});
+      // A refusal explains a failed publish (which then timed out) better than the timeout does.
+      if (refused) throw refused;
       if (failure) throw failure;
       return counts;
     },

@@ -69,7 +69,8 @@ export async function startStack(
       // The API signs its own user with the account seed and mints the extension's and agents'
       // credentials; the runner connects with runner.creds. No port takes an unauthenticated client.
       keys = await ensureNatsKeys(natsAuthDirOf(cwd));
-      // 4222 / 9222 / 8222 when free; other ports on request (tests, a second stack on one machine).
+      // 4222 / 9222 when free; other ports on request (tests, a second stack on one machine). No
+      // monitoring port unless CRUMBS_NATS_MONITOR_PORT asks for one (see launchNats).
       const ports = {
         port: portVar(env, "CRUMBS_NATS_PORT"),
         wsPort: portVar(env, "CRUMBS_NATS_WS_PORT"),

@@ -88,7 +88,7 @@ describe("the first chat after npm start", () => {
     expect(answer.agent_id).toBe("page-assistant");
     expect(answer.content).toMatch(/^I cannot answer: no model is configured: .* needs OPENROUTER_API_KEY\. Set OPENROUTER_API_KEY \(in \.env where `npm start` runs/);
 
-    // The monitoring port nats-top and NUI attach to.
+    // The monitoring port nats-top and NUI attach to, when CRUMBS_NATS_MONITOR_PORT asks for one: loopback only.
     expect(s.field("NATS monitoring")).toBe(`http://127.0.0.1:${s.monitorPort} (nats-top, NUI)`);
     const varz = (await (await fetch(`http://127.0.0.1:${s.monitorPort}/varz`)).json()) as { server_id: string; jetstream: unknown };
     expect(varz.server_id).toBeTruthy();

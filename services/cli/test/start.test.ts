@@ -55,6 +55,14 @@ describe("crumbs start without DATABASE_URL or NATS_URL", () => {
     const seedFile = join(cwd, ".crumbs", "nats", "auth", "account.seed");
     const seed = await readFile(seedFile, "utf8");
     expect((await stat(seedFile)).mode & 0o777).toBe(0o600);
+    // No HTTP monitoring unless CRUMBS_NATS_MONITOR_PORT asks for it: its /connz (every connection's
+    // JWT, also as JSONP) would be readable by any web page in a browser on this machine. The ports
+    // file is what nats-server itself says it listens on.
+    expect(first.cli.stdout).not.toContain("NATS monitoring");
+    const portsDir = join(cwd, ".crumbs", "nats", "ports");
+    const ports = JSON.parse(await readFile(join(portsDir, (await readdir(portsDir))[0]!), "utf8")) as Record<string, string[]>;
+    expect(ports.nats?.length).toBeGreaterThan(0);
+    expect(ports.monitoring).toBeUndefined();
 
     const ready = await waitFor(async () => (await fetch(`${first.apiUrl}/readyz`)).ok, { timeout: 20_000, message: "/readyz" });
     expect(ready).toBe(true);

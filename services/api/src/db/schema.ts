@@ -143,8 +143,14 @@ export const apiKeys = pgTable(
     created_at: ts("created_at").notNull().defaultNow(),
     expires_at: ts("expires_at"),
     revoked_at: ts("revoked_at"),
+    /** The key that created this one (null: CRUMBS_TOKEN, or made before keys were traced): revoking it revokes this. */
+    created_by: uuid("created_by"),
   },
-  (t) => [uniqueIndex("api_keys_token_hash_uq").on(t.token_hash), index("api_keys_owner_idx").on(t.owner)],
+  (t) => [
+    uniqueIndex("api_keys_token_hash_uq").on(t.token_hash),
+    index("api_keys_owner_idx").on(t.owner),
+    index("api_keys_created_by_idx").on(t.created_by),
+  ],
 );
 
 /**

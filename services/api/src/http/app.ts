@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { defaultLogger, type Logger } from "@crumbs/telemetry";
 import type { Database } from "../db/database.ts";
 import { UnauthorizedError } from "../errors.ts";
-import { PrincipalCache } from "../keys/index.ts";
+import { KeyChanges, PrincipalCache, type RevokedKey } from "../keys/index.ts";
 import { Metrics } from "../metrics.ts";
 import type { NatsLink } from "../nats/connect.ts";
 import { ChangeNotifier } from "../notifier.ts";
@@ -50,6 +50,13 @@ export interface AppDeps {
   authenticate?: Authenticate;
   /** Authenticated keys, shared with whoever LISTENs for revocations (assemble.ts). Default: 10 s TTL. */
   principalCache?: PrincipalCache;
+  /** Revocations of this and other replicas (assemble feeds it from KEYS_CHANNEL); default: this process's only. */
+  keyChanges?: KeyChanges;
+  /**
+   * The one "key revoked" hook: after a revocation committed, with every key it revoked (the one
+   * asked for and those it created, transitively), e.g. to revoke their NATS credentials.
+   */
+  onKeysRevoked?: (revoked: RevokedKey[]) => Promise<void>;
   /** Rate limits and the NATS account seed (SECURITY.md). */
   auth?: AuthConfig;
   bodyLimitBytes?: number;
@@ -93,6 +100,8 @@ export function createApp(deps: AppDeps) {
   const metrics = deps.metrics ?? new Metrics();
   const notifier = deps.notifier ?? new ChangeNotifier(deps.nats);
   const principalCache = deps.principalCache ?? new PrincipalCache({ ttlMs: 10_000 });
+  const keyChanges = deps.keyChanges ?? new KeyChanges();
+  keyChanges.subscribe(() => principalCache.clear());
   const authenticate =
     deps.authenticate ?? createAuthenticator({ adminToken: deps.adminToken, db: deps.database.db, cache: principalCache });
   const store: StoreDeps = {
@@ -116,6 +125,7 @@ export function createApp(deps: AppDeps) {
     ssePingMs: deps.ssePingMs ?? 15_000,
     streamSlots: new StreamSlots(deps.sseMaxPerOwner ?? 16),
     pageMaxBytes,
+    keyChanges,
     ownerReads: new OwnerReadGate(deps.ownerReads ?? { reads: 2, bytes: 8 * 1024 * 1024 }, OWNER_READ_QUEUE),
   };
   const authFailures = authFailureLimiter(deps.authFailRateLimit);
@@ -153,6 +163,7 @@ export function createApp(deps: AppDeps) {
       throw new UnauthorizedError();
     }
     c.set("principal", principal);
+    c.set("stillAuthenticated", async () => (await authenticate(token!, tokenHash)) !== undefined);
     await next();
   });
   app.use("/v1/*", rateLimit({ keys: deps.auth?.rateLimit, admin: deps.auth?.adminRateLimit }));
@@ -166,7 +177,10 @@ export function createApp(deps: AppDeps) {
     keyRoutes({
       ...routeDeps,
       now: store.now,
-      onRevoked: () => principalCache.clear(),
+      onRevoked: async (revoked) => {
+        keyChanges.changed();
+        await deps.onKeysRevoked?.(revoked);
+      },
       // The key is revoked already; a NATS that cannot be reached now gets the revocation with the
       // owner's next account push (every push carries all of them).
       ...(ownerBus ? { onOwnerKeysRevoked: (owner: string) => ownerBus.keysRevoked(owner).catch((err: unknown) => reportError("nats revocation push failed", err, undefined)) } : {}),

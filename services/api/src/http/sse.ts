@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { SSEStreamingApi } from "hono/streaming";
 import { BudgetExceededError } from "@crumbs/schemas";
 import { rowsOf, type Database } from "../db/database.ts";
+import type { KeyChanges } from "../keys/key-changes.ts";
 import type { ChangeNotifier } from "../notifier.ts";
 import { listEvents, type SelectorFilter } from "../store/index.ts";
 import type { OwnerReadGate } from "../limits/owner-read-gate.ts";
@@ -17,11 +18,31 @@ export interface StreamOptions {
   /** Start after this seq; undefined = only what happens from now on. */
   after?: number;
   pingMs: number;
+  /**
+   * Whether the stream's token still authenticates; checked at least every KEY_CHECK_MS while the
+   * stream lives and at once when `keyChanges` says a key was revoked. False ends the stream.
+   */
+  stillAuthenticated?: () => Promise<boolean>;
+  keyChanges?: KeyChanges;
   /** Bytes of event JSON per page read (CRUMBS_PAGE_MAX_BYTES). */
   pageMaxBytes: number;
   /** The owner's read share: each page is read and written within it. */
   ownerReads: OwnerReadGate;
 }
+
+/**
+ * A stream outlives the request that authenticated it, so its key is checked again: this often at
+ * the most (a principal-cache hit, or one indexed read), on the loop's wake-ups, which come at least
+ * every FALLBACK_POLL_MS; at once on a revocation. An expired key therefore ends its stream within
+ * about 2 s, a revoked one at once (within the principal cache's TTL if a replica missed the NOTIFY).
+ */
+const KEY_CHECK_MS = 1_000;
+
+/** The last frame of a stream whose token was revoked or expired; the client's reconnect then gets 401. */
+const REVOKED_FRAME = {
+  event: "error",
+  data: JSON.stringify({ error: "unauthorized", message: "the token was revoked or has expired; this stream is closed" }),
+};
 
 /**
  * Backfill then live, with no gap and no duplicate: the stream always reads
@@ -38,6 +59,11 @@ export async function streamEvents(stream: SSEStreamingApi, opts: StreamOptions)
   };
   // Subscribe before reading the starting point, so nothing committed in between is missed.
   const unsubscribe = opts.notifier.subscribe(opts.owner, poke);
+  let lastKeyCheck = Date.now();
+  const unwatchKeys = opts.keyChanges?.subscribe(() => {
+    lastKeyCheck = 0;
+    poke();
+  });
   stream.onAbort(poke);
   // A heartbeat still unwritten when the next is due means the client stopped reading (a dead
   // peer, a full socket buffer): close the stream and free its slot instead of holding it forever.
@@ -57,6 +83,13 @@ export async function streamEvents(stream: SSEStreamingApi, opts: StreamOptions)
     // client that disconnects before its first event resumes from here, not from "now".
     await stream.write(`: connected\nid: ${last}\n\n`);
     while (!stream.aborted && !stream.closed) {
+      if (opts.stillAuthenticated && Date.now() - lastKeyCheck >= KEY_CHECK_MS) {
+        lastKeyCheck = Date.now();
+        if (!(await opts.stillAuthenticated())) {
+          await stream.writeSSE(REVOKED_FRAME);
+          return;
+        }
+      }
       if (!pending) {
         await new Promise<void>((resolve) => {
           wake = resolve;
@@ -98,6 +131,7 @@ export async function streamEvents(stream: SSEStreamingApi, opts: StreamOptions)
   } finally {
     clearInterval(ping);
     unsubscribe();
+    unwatchKeys?.();
   }
 }
 

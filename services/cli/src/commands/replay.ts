@@ -1,10 +1,11 @@
-import { replayEvents, type Selector } from "@crumbs/agent-sdk";
+import { replayEvents, type Selector, type TokenNats } from "@crumbs/agent-sdk";
 import { parseCommandArgs } from "../args.ts";
 import { apiClient } from "../client-config.ts";
 import type { Command } from "../context.ts";
 import { UsageError } from "../errors.ts";
 import { formatEventLine, validateSubjectPrefix } from "../event-line.ts";
 import { resolveNatsUrl } from "../nats-url.ts";
+import { openReplayNats } from "../nats-failure.ts";
 import { openReplayPublisher, type ReplayPublisher } from "../replay-publisher.ts";
 import { parseSelectorArg } from "../selector-arg.ts";
 import { parseSeq, parseTime } from "../time.ts";
@@ -19,7 +20,8 @@ TIME is ISO (2025-01-31T12:00:00Z) or a duration back from now: 30s, 30m, 1h, 2d
                   event is stored there with Nats-Msg-Id <id>:<version>:<type> (a second replay within
                   the stream's duplicate window is deduplicated); otherwise it is a core NATS publish
                   that live subscribers receive. Use a prefix other than "crumbs" to keep replays apart
-                  from live events.
+                  from live events. Credentials: NATS_CREDS when set, else the API mints them for
+                  the token's owner (who may publish on <PREFIX>.<owner>.>); a refusal says so.
 --json            print each event's JSON on one line instead
 A summary (count, events/s) goes to stderr.`;
 
@@ -53,7 +55,13 @@ export const replayCommand: Command = {
     const prefix = values.publish === undefined ? undefined : validateSubjectPrefix(values.publish);
     const http = await apiClient(ctx);
     let publisher: ReplayPublisher | undefined;
-    if (prefix) publisher = await openReplayPublisher(await resolveNatsUrl(ctx.env, ctx.cwd), prefix);
+    let session: TokenNats | undefined;
+    if (prefix) {
+      const natsUrl = await resolveNatsUrl(ctx.env, ctx.cwd).catch(() => undefined);
+      const opened = await openReplayNats(http, { natsUrl, natsCreds: ctx.env.NATS_CREDS });
+      session = opened.session;
+      publisher = await openReplayPublisher(opened.nc, prefix);
+    }
 
     const started = performance.now();
     let count = 0;
@@ -64,6 +72,7 @@ export const replayCommand: Command = {
         count++;
       }
     } finally {
+      session?.stop();
       const counts = await publisher?.close();
       const seconds = (performance.now() - started) / 1000;
       const rate = seconds > 0 ? Math.round(count / seconds) : count;

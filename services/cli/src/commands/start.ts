@@ -10,8 +10,8 @@ The whole stack on this machine (what \`npm start\` runs); variables from ./.env
   API        PORT (default 8081); GET /metrics has the API's, the runner's and the process's series
   Postgres   DATABASE_URL, or embedded PGlite in .crumbs/pg
   NATS       NATS_URL, or a nats-server from PATH with JetStream + WebSocket in .crumbs/nats
-             (port 4222 / WebSocket 9222 / monitoring 8222 when free, other free ports otherwise;
-             or CRUMBS_NATS_PORT / CRUMBS_NATS_WS_PORT / CRUMBS_NATS_MONITOR_PORT), locked:
+             (port 4222 / WebSocket 9222 when free, other free ports otherwise; or CRUMBS_NATS_PORT /
+             CRUMBS_NATS_WS_PORT; HTTP monitoring only on CRUMBS_NATS_MONITOR_PORT), locked:
              operator/account JWTs with keys made once in .crumbs/nats/auth (as docker compose);
              the runner uses runner.creds there, the extension gets credentials from the API
   token      CRUMBS_TOKEN, or a dev token generated once into .crumbs/dev-token

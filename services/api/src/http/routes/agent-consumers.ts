@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { agentConsumerListSchema, agentConsumerPrefix, agentConsumerStateSchema, STREAM_NAME, type AgentConsumerState } from "@crumbs/schemas";
+import { agentConsumerListSchema, agentConsumerStateSchema, isAgentConsumer, STREAM_NAME, type AgentConsumerState } from "@crumbs/schemas";
 import { InvalidRequestError, UnavailableError } from "../../errors.ts";
 import type { NatsLink } from "../../nats/connect.ts";
 import { errors, json, named } from "../openapi/components.ts";
@@ -29,7 +29,8 @@ function isoOrNull(v: unknown): string | null {
 /**
  * `GET /v1/agents/:id/consumers`: the JetStream consumers the runner keeps for agent `:id`
  * of the caller's owner (usually one; two briefly while a selector change moves it). Read
- * scope: the names are derived from the owner, so another owner's agents are not reachable.
+ * scope: a consumer is this agent's only when its name and its filter subject's owner say so
+ * exactly (isAgentConsumer), so neither another agent nor another owner's agents are reachable.
  */
 export function agentConsumerRoutes(deps: { nats?: NatsLink }) {
   const app = newRouter();
@@ -39,11 +40,10 @@ export function agentConsumerRoutes(deps: { nats?: NatsLink }) {
     if (!AGENT_ID.test(id)) throw new InvalidRequestError("agent id must be 1-200 of A-Z a-z 0-9 _ -");
     const nats = deps.nats;
     if (!nats || !nats.connected()) throw new UnavailableError("NATS is not connected");
-    const prefix = agentConsumerPrefix(owner, id);
     const jsm = await nats.nc.jetstreamManager();
     const items: AgentConsumerState[] = [];
     for await (const ci of jsm.consumers.list(STREAM_NAME)) {
-      if (!ci.name.startsWith(prefix)) continue;
+      if (!isAgentConsumer(ci.name, ci.config.filter_subject, owner, id)) continue;
       items.push({
         name: ci.name,
         filter_subject: ci.config.filter_subject ?? null,

@@ -53,7 +53,8 @@ const routes = {
     summary: "Live events as server-sent events",
     description:
       "`text/event-stream`: each event is `id: <seq>`, `event: <created|updated|deleted>`, `data: <BreadcrumbEvent JSON>`; a comment line every 15 s keeps it open. " +
-      "A reconnecting client's Last-Event-ID resumes after that seq, with the events written meanwhile.",
+      "A reconnecting client's Last-Event-ID resumes after that seq, with the events written meanwhile. " +
+      "When the token is revoked or expires, the stream sends `event: error` with an `unauthorized` error body and closes.",
     scope: "subscribe",
     parameters: [selectorQuery, { name: "Last-Event-ID", in: "header", required: false, description: "Resume after this seq", schema: { type: "string" } }],
     request: { query: z.object({ after }) },
@@ -110,6 +111,8 @@ export function eventRoutes(deps: RouteDeps) {
         selector,
         after,
         pingMs: deps.ssePingMs,
+        stillAuthenticated: c.get("stillAuthenticated"),
+        keyChanges: deps.keyChanges,
         pageMaxBytes: deps.pageMaxBytes,
         ownerReads: deps.ownerReads,
       }).finally(release),

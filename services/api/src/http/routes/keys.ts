@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ForbiddenError, NotFoundError } from "../../errors.ts";
 import { apiKeyListSchema, apiKeyViewSchema, createKeyBodySchema, listKeysQuerySchema, newApiKeySchema } from "@crumbs/schemas";
-import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from "../../keys/index.ts";
+import { clampedExpiry, createApiKey, getApiKey, listApiKeys, revokeApiKey, type RevokedKey } from "../../keys/index.ts";
 import { ADMIN_OWNER, type Principal } from "../auth.ts";
 import { hasScope } from "../auth-scopes.ts";
 import type { RouteDeps } from "../context.ts";
@@ -25,7 +25,9 @@ const routes = {
     operationId: "createApiKey",
     tags: ["keys"],
     summary: "Create an API key (the token is in this answer only)",
-    description: 'A key hands out at most the scopes it holds; only the admin of owner "default" creates keys of other owners.',
+    description:
+      'A key hands out at most the scopes it holds, and a key it creates expires no later than itself (`expires_at` in the answer ' +
+      'is the clamped time); only the admin of owner "default" creates keys of other owners.',
     scope: "admin",
     request: { body: jsonBody("CreateApiKey", createKeyBodySchema) },
     responses: { 201: json(NewApiKey, "Created; Location: its path", locationHeader), ...errors(400, 413) },
@@ -55,7 +57,8 @@ const routes = {
     path: "/{id}",
     operationId: "revokeApiKey",
     tags: ["keys"],
-    summary: "Revoke an API key, at once in every API process",
+    summary: "Revoke an API key and every key it created (transitively), at once in every API process",
+    description: "Its open event streams close; so do those of the keys it created.",
     scope: "admin",
     request: { params: idParams },
     responses: { 204: { description: "Revoked (also when it already was)" }, ...errors(404) },
@@ -79,9 +82,13 @@ function keyId(id: string): string {
 export function keyRoutes(
   deps: Pick<RouteDeps, "database" | "bodyLimitBytes"> & {
     now: () => Date;
-    /** This process forgets cached keys at once; other replicas hear the NOTIFY. */
-    onRevoked?: () => void;
-    /** After a key of `owner` is revoked: its NATS credentials stop working (nats-auth/owner-bus.ts). */
+    /**
+     * After a revocation committed, with every key it revoked (the one asked for and the keys it
+     * created, transitively; empty when all already were): the one "key revoked" hook. This process
+     * forgets cached keys and closes their streams at once; other replicas hear the NOTIFY.
+     */
+    onRevoked?: (revoked: RevokedKey[]) => void | Promise<void>;
+    /** After keys of `owner` were revoked: their NATS credentials stop working (nats-auth/owner-bus.ts). */
     onOwnerKeysRevoked?: (owner: string) => Promise<void>;
   },
 ) {
@@ -99,12 +106,15 @@ export function keyRoutes(
     // No escalation: a key hands out at most the scopes it holds itself.
     const missing = body.scopes.filter((s) => !hasScope(principal, s));
     if (missing.length) forbidden(`this token cannot grant scopes it lacks: ${missing.join(", ")}`);
+    const now = deps.now();
     const key = await createApiKey(db, {
       owner,
       scopes: body.scopes,
       name: body.name,
-      expiresInSeconds: body.expires_in,
-      now: deps.now(),
+      // No key outlives the key that created it: revoking or expiring a key ends what it granted.
+      expiresAt: clampedExpiry(now, body.expires_in, principal.keyExpiresAt),
+      ...(principal.keyId ? { createdBy: principal.keyId } : {}),
+      now,
     });
     c.header("Location", `/v1/keys/${key.id}`);
     return c.json(key, 201);
@@ -126,12 +136,11 @@ export function keyRoutes(
   });
 
   defineRoute(app, routes.revoke, async (c, { params }) => {
-    const id = keyId(params.id);
-    const found = await revokeApiKey(db, id, ownerScope(c.get("principal")), deps.now());
-    if (!found) throw new NotFoundError(`key ${params.id} not found`);
-    deps.onRevoked?.();
-    const owner = (await getApiKey(db, id, ownerScope(c.get("principal"))))?.owner;
-    if (owner !== undefined) await deps.onOwnerKeysRevoked?.(owner);
+    const revoked = await revokeApiKey(db, keyId(params.id), ownerScope(c.get("principal")), deps.now());
+    if (!revoked) throw new NotFoundError(`key ${params.id} not found`);
+    await deps.onRevoked?.(revoked);
+    // A revoked tree may span owners (a root admin key's keys for others): each owner's account hears it.
+    for (const owner of new Set(revoked.map((k) => k.owner))) await deps.onOwnerKeysRevoked?.(owner);
     return c.body(null, 204);
   });
 
