@@ -10,6 +10,11 @@ import { defineConfig } from "vitest/config";
 // access log sets LOG_LEVEL=info for the process it starts.
 process.env.LOG_LEVEL ??= "warn";
 
+// Every project fails a test that ran no expect(): one whose assertions sit in a callback that
+// never ran would otherwise pass with nothing checked. Inline projects do not inherit the root's
+// test options, so each one spreads this.
+const shared = { expect: { requireAssertions: true } };
+
 export default defineConfig({
   test: {
     // CRUMBS_TEST_SERVICES=containers: Postgres in a container for the run (libs/testkit's services-setup.ts).
@@ -18,6 +23,7 @@ export default defineConfig({
     projects: [
       {
         test: {
+          ...shared,
           name: "unit",
           include: ["{services,extension,agents,schemas,libs,bench}/**/src/**/*.test.ts", "bench/{lib,suites}/**/*.test.ts", "scripts/**/*.test.ts"],
           exclude: ["**/node_modules/**", "**/dist/**"],
@@ -25,6 +31,7 @@ export default defineConfig({
       },
       {
         test: {
+          ...shared,
           name: "integration",
           include: ["{services,extension,agents,schemas,libs}/**/test/**/*.test.ts"],
           exclude: ["**/node_modules/**", "**/dist/**", "services/dashboard/test/**", "extension/test/**"],
@@ -35,6 +42,7 @@ export default defineConfig({
       },
       {
         test: {
+          ...shared,
           name: "browser",
           include: ["extension/test/**/*.test.ts", "services/dashboard/test/**/*.test.ts"],
           exclude: ["**/node_modules/**", "**/dist/**"],
