@@ -9,6 +9,10 @@ import { defineConfig } from "vitest/config";
 // LOG_LEVEL says otherwise. Test processes and the CLIs they spawn inherit it; a test that reads the
 // access log sets LOG_LEVEL=info for the process it starts.
 process.env.LOG_LEVEL ??= "warn";
+// Tests bound engine work in units; the wall-clock deadlines (a 15 ms llm-view transform, a 1.5 s
+// request) can fire on a busy machine in work that is fine, so tests run without them and the
+// bench measures time (schemas/src/budget.ts). Test processes and the APIs they spawn inherit it.
+process.env.CRUMBS_WORK_DEADLINES ??= "off";
 
 // Every project fails a test that ran no expect(): one whose assertions sit in a callback that
 // never ran would otherwise pass with nothing checked. Inline projects do not inherit the root's
