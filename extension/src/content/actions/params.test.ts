@@ -33,6 +33,7 @@ const samples: Record<string, Record<string, unknown>[]> = {
   is: [{ ref: "e1", state: "checked" }],
   query: [{ query: "the checkout button" }, { query: "email field", limit: 10 }],
   details: target,
+  capture_candidates: [{ refs: ["e1", "e7"] }, { refs: ["e3"], crops: 0 }],
 };
 
 describe("content params follow @crumbs/schemas", () => {
