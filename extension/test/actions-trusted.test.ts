@@ -70,6 +70,27 @@ describe("a page that answers only trusted input", () => {
     expect(await debuggedTabs()).toBe(0);
   });
 
+  it("Stop in the side panel detaches the debugger at once, and the typing action ends cancelled", async () => {
+    await page.locator("#name").fill("");
+    const tabId = await h.worker.evaluate(async (url) => (await chrome.tabs.query({ url }))[0]!.id!, page.url());
+    // The session whose task acts on this tab (as the worker records it when a task's first action arrives).
+    await h.worker.evaluate(
+      (scope) => chrome.storage.local.set({ "crumbs.scopes": { "s-stop": scope } }),
+      { start: tabId, tabs: [tabId], current: tabId, sites: [], at: new Date().toISOString() },
+    );
+    const typing = run(h, "type", { selector: { role: "textbox", name: "Name" }, value: "abcdefghijklmnopqrst", delay: 150 });
+    await expect.poll(debuggedTabs, { timeout: 5_000 }).toBe(1);
+    await expect.poll(() => page.locator("#name").inputValue()).toMatch(/^ab/);
+    const panel = await h.context.newPage();
+    await panel.goto(`chrome-extension://${new URL(h.worker.url()).host}/sidepanel.html`);
+    expect(await panel.evaluate(() => chrome.runtime.sendMessage({ kind: "crumbs:stop", session: "s-stop" }))).toMatchObject({ ok: true });
+    expect(await debuggedTabs()).toBe(0);
+    expect(await typing).toMatchObject({ success: false, code: "cancelled" });
+    expect((await page.locator("#name").inputValue()).length).toBeLessThan(20);
+    await panel.close();
+    await page.bringToFront();
+  });
+
   it("a site taken off the list is back to synthetic input", async () => {
     await setTrustedSites("");
     const click = await ok(h, "click", { selector: { role: "button", name: "Save" } });
