@@ -27,6 +27,14 @@ export function trustedInputHint(host: string): string {
 
 export const TRUSTED_INPUT_MESSAGE = "crumbs:trusted-input";
 
+/**
+ * A global of the content scripts' world: how many trusted input steps this frame's content script has in
+ * flight. The mask (background/tasks/mask-page.ts, injected into the same world) blocks the user's own
+ * clicks and keys, which are trusted events like the debugger's: while this is above zero the trusted
+ * events are the agent's, and it lets them through.
+ */
+export const TRUSTED_INPUT_GLOBAL = "__crumbsTrustedInput";
+
 const coord = z.number().check(z.gte(0), z.lte(100_000));
 export const MODIFIER_NAMES = ["Alt", "Control", "Meta", "Shift"] as const;
 const keySchema = z.object({

@@ -1,5 +1,6 @@
 import { ActionError } from "../../shared/action-error.ts";
 import {
+  TRUSTED_INPUT_GLOBAL,
   TRUSTED_INPUT_MESSAGE,
   trustedInputHint,
   type TrustedInputRequest,
@@ -23,12 +24,18 @@ export interface InputReport {
   input_note?: string;
 }
 
+const inFlight = globalThis as unknown as Record<typeof TRUSTED_INPUT_GLOBAL, number | undefined>;
+
 async function ask(op: TrustedOp): Promise<TrustedInputResponse> {
+  // The mask lets trusted events through while this is set (shared/trusted-input.ts).
+  inFlight[TRUSTED_INPUT_GLOBAL] = (inFlight[TRUSTED_INPUT_GLOBAL] ?? 0) + 1;
   try {
     const res = (await chrome.runtime.sendMessage({ kind: TRUSTED_INPUT_MESSAGE, op } satisfies TrustedInputRequest)) as TrustedInputResponse | undefined;
     return res ?? { ok: false, error: "the extension worker gave no answer" };
   } catch (e) {
     return { ok: false, error: e instanceof Error ? e.message : String(e) };
+  } finally {
+    inFlight[TRUSTED_INPUT_GLOBAL] = Math.max(0, (inFlight[TRUSTED_INPUT_GLOBAL] ?? 1) - 1);
   }
 }
 
