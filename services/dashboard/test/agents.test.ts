@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@crumbs/testkit";
 import { silentLogger, type Runner } from "@crumbs/runner";
 import { actionResult, chatMessage, installPageAssistant, pageContext, startStackRunner, waitForCount } from "../../../agents/runner/test/stack.ts";
+import type { PlanStep, TaskStatus } from "@crumbs/schemas";
 import { login, startDashboard, type DashboardHarness } from "./harness.ts";
 
 
@@ -67,13 +68,13 @@ describe("dashboard: agents and sessions", () => {
 
   it("shows the session's task (browser.task.v1): goal, progress and steps, following each new version", async () => {
     const s = h.stack;
-    const context = (status: string, progress: number, states: string[]) => ({
+    const context = (status: TaskStatus, progress: number, states: PlanStep["status"][]) => ({
       task_id: "t-1",
       session_id: "s-task",
       goal: "Download last month's invoice",
       status,
       progress,
-      plan: ["Open Billing", "Open Invoices"].map((label, i) => ({ id: `s${i + 1}`, call: "click", label, status: states[i] })),
+      plan: ["Open Billing", "Open Invoices"].map((label, i) => ({ id: `s${i + 1}`, call: "click", label, status: states[i]! })),
       started_at: "2026-11-28T10:00:00.000Z",
       updated_at: new Date().toISOString(),
     });
