@@ -84,8 +84,11 @@ export function watchEffects(el: Element): () => Promise<{ page_changed: false; 
     for (let e: Node | null = n; e; e = e.parentNode) if (e instanceof Element && e.localName.startsWith("crumbs-")) return true;
     return false;
   };
+  // The mask and the highlight coming or going (a child of <html>) are ours too.
+  const theirs = (r: MutationRecord) =>
+    !ours(r.target) && (r.type !== "childList" || [...r.addedNodes, ...r.removedNodes].some((n) => !(n instanceof Element && n.localName.startsWith("crumbs-"))));
   const observer = new MutationObserver((records) => {
-    if (records.some((r) => !ours(r.target))) changed = true;
+    if (records.some(theirs)) changed = true;
   });
   observer.observe(doc, { subtree: true, childList: true, attributes: true, characterData: true });
   const leaving = () => {
