@@ -101,7 +101,11 @@ export class CrumbsClient extends CrumbsHttp {
   async subscribe<S extends string>(selector: Selector & { schema_name: S }, opts?: SubscribeOptions): Promise<EventSubscription<S>>;
   async subscribe(selector: SelectorInput, opts?: SubscribeOptions): Promise<EventSubscription>;
   async subscribe(selector: SelectorInput, opts: SubscribeOptions = {}): Promise<EventSubscription> {
-    const sub = await subscribeEvents(await this.nats(), selector, { http: this, ...opts });
+    const nc = await this.nats();
+    // Credentials minted for the token reach only its owner's subjects: a plain subscription
+    // (`subjectPrefix`) on every owner's would be refused, so it narrows to that owner.
+    const owner = opts.owner ?? (opts.subjectPrefix ? this.tokenNats?.owner : undefined);
+    const sub = await subscribeEvents(nc, selector, { http: this, ...opts, ...(owner ? { owner } : {}) });
     this.subs.add(sub);
     void sub.closed.finally(() => this.subs.delete(sub));
     return sub;

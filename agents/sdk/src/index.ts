@@ -1,5 +1,6 @@
 export { CrumbsClient, connectNats, type ConnectNatsOptions, type CrumbsClientOptions } from "./client.ts";
 export { NatsCredsError } from "./nats-creds.ts";
+export { NatsPermissionError, type NatsOperation } from "./nats-permission.ts";
 export { connectWithToken, type TokenNats, type TokenNatsOptions } from "./token-nats.ts";
 export {
   CrumbsHttp,

@@ -12,6 +12,7 @@ import {
 } from "nats";
 import { STREAM_NAME } from "@crumbs/schemas";
 import { EventSubscription, type MessageSource, type RawMessage } from "./event-subscription.ts";
+import { asPermissionError, NatsPermissionError } from "./nats-permission.ts";
 import type { BreadcrumbEvent } from "./known.ts";
 import type { ReferenceHttp } from "./reference.ts";
 import { filterSubjectFor, selectorMatcher, type EventKind, type Selector, type SelectorInput } from "./selector.ts";
@@ -82,14 +83,19 @@ export async function subscribeEvents(
     nakDelayMs: opts.nakDelayMs ?? 1_000,
   };
   let sub: EventSubscription;
-  if (opts.subjectPrefix && opts.subjectPrefix !== "crumbs") {
-    const subject = `${opts.subjectPrefix}${filterSubject.slice("crumbs".length)}`;
-    sub = new EventSubscription("(core)", subject, coreSource(nc, subject), iteration);
-  } else {
-    const name = opts.queue ?? opts.durable;
-    const consumer = await jetStreamConsumer(nc, name, filterSubject, opts, iteration.ackWaitMs);
-    const messages = await consumer.consume({ max_messages: opts.batch ?? (name ? 8 : 256) });
-    sub = new EventSubscription(name ?? "(ordered)", filterSubject, jetStreamSource(messages, Boolean(name), iteration.nakDelayMs), iteration);
+  try {
+    if (opts.subjectPrefix && opts.subjectPrefix !== "crumbs") {
+      const subject = `${opts.subjectPrefix}${filterSubject.slice("crumbs".length)}`;
+      sub = new EventSubscription("(core)", subject, await coreSource(nc, subject), iteration);
+    } else {
+      const name = opts.queue ?? opts.durable;
+      const consumer = await jetStreamConsumer(nc, name, filterSubject, opts, iteration.ackWaitMs);
+      const messages = await consumer.consume({ max_messages: opts.batch ?? (name ? 8 : 256) });
+      sub = new EventSubscription(name ?? "(ordered)", filterSubject, jetStreamSource(messages, Boolean(name), iteration.nakDelayMs), iteration);
+    }
+  } catch (err) {
+    // A refusal by the server's permissions (a JetStream API call, a subscription) is one readable error.
+    throw asPermissionError(err);
   }
   const { signal } = opts;
   if (signal) {
@@ -131,7 +137,9 @@ function jetStreamSource(messages: ConsumerMessages, durable: boolean, nakDelayM
     durable,
     messages: {
       next: async () => {
-        const r = await it.next();
+        const r = await it.next().catch((err: unknown) => {
+          throw asPermissionError(err);
+        });
         if (r.done) return r;
         const m = r.value;
         // A read that was waiting when the subscription stopped: the event goes back, not to the loop.
@@ -206,16 +214,28 @@ async function handBack(messages: ConsumerMessages, it: AsyncIterator<JsMsg>, de
   }
 }
 
-function coreSource(nc: NatsConnection, subject: string): MessageSource {
+async function coreSource(nc: NatsConnection, subject: string): Promise<MessageSource> {
   const sub = nc.subscribe(subject);
   const it = sub[Symbol.asyncIterator]();
+  // The server answers a subscription it refuses with an -ERR before the flush's PONG, and nats.js
+  // then closes the subscription: refuse here, in subscribe(), rather than in the loop.
+  await nc.flush();
+  if (sub.isClosed() && !nc.isClosed()) {
+    const refused = await it.next().then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    throw asPermissionError(refused ?? { code: "PERMISSIONS_VIOLATION", message: "Permissions Violation" }, { operation: "subscribe", subject });
+  }
   let n = 0;
   let stopping: Promise<void> | undefined;
   return {
     durable: false,
     messages: {
       next: async () => {
-        const r = await it.next();
+        const r = await it.next().catch((err: unknown) => {
+          throw asPermissionError(err, { operation: "subscribe", subject });
+        });
         if (r.done) return r;
         const m: Msg = r.value;
         const raw: RawMessage = {
@@ -276,6 +296,8 @@ async function waitForStream(jsm: JetStreamManager, timeoutMs: number, signal: A
       await jsm.streams.info(STREAM);
       return;
     } catch (err) {
+      // Credentials that may not ask: waiting does not change that.
+      if (asPermissionError(err) instanceof NatsPermissionError) throw asPermissionError(err);
       if (Date.now() > deadline) {
         throw new Error(`JetStream stream ${STREAM} does not exist (is the crumbs API running?): ${String(err)}`);
       }
