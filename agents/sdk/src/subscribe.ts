@@ -91,7 +91,7 @@ export async function subscribeEvents(
       const name = opts.queue ?? opts.durable;
       const consumer = await jetStreamConsumer(nc, name, filterSubject, opts, iteration.ackWaitMs);
       const messages = await consumer.consume({ max_messages: opts.batch ?? (name ? 8 : 256) });
-      sub = new EventSubscription(name ?? "(ordered)", filterSubject, jetStreamSource(messages, Boolean(name), iteration.nakDelayMs), iteration);
+      sub = new EventSubscription(name ?? "(ordered)", filterSubject, jetStreamSource(nc, messages, Boolean(name)), iteration);
     }
   } catch (err) {
     // A refusal by the server's permissions (a JetStream API call, a subscription) is one readable error.
@@ -129,9 +129,10 @@ async function jetStreamConsumer(
   return js.consumers.get(STREAM, name);
 }
 
-function jetStreamSource(messages: ConsumerMessages, durable: boolean, nakDelayMs: number): MessageSource {
+function jetStreamSource(nc: NatsConnection, messages: ConsumerMessages, durable: boolean): MessageSource {
   const it = messages[Symbol.asyncIterator]();
-  const handBackDelayMs = Math.max(nakDelayMs, HAND_BACK_MIN_DELAY_MS);
+  // Events received after stop() began: handed back with the rest, never to the loop.
+  const held: JsMsg[] = [];
   let stopping: Promise<void> | undefined;
   return {
     durable,
@@ -144,7 +145,7 @@ function jetStreamSource(messages: ConsumerMessages, durable: boolean, nakDelayM
         const m = r.value;
         // A read that was waiting when the subscription stopped: the event goes back, not to the loop.
         if (stopping) {
-          if (durable) m.nak(handBackDelayMs);
+          if (durable) held.push(m);
           return { done: true, value: undefined };
         }
         const raw: RawMessage = {
@@ -162,7 +163,7 @@ function jetStreamSource(messages: ConsumerMessages, durable: boolean, nakDelayM
       },
     },
     stop() {
-      stopping ??= durable ? handBack(messages, it, handBackDelayMs) : Promise.resolve(messages.stop());
+      stopping ??= durable ? handBack(nc, messages, it, held) : Promise.resolve(messages.stop());
       return stopping;
     },
   };
@@ -176,23 +177,25 @@ interface PullIteratorInternals {
 }
 
 const HAND_BACK_TIMEOUT_MS = 5_000;
-/**
- * Events handed back are redelivered no sooner than this. Right after the inbox unsubscribes, the
- * server may still route a redelivery to one of the stopped iterator's pull requests, and the
- * event is then lost to everyone until the ack wait ends: with nats-server 2.9.10 a nak without
- * delay lost 1-3 of 7 events that way in every run, a 1 s delay none (agents/sdk/test/sdk.test.ts).
- */
-const HAND_BACK_MIN_DELAY_MS = 1_000;
 
 /**
- * Ends a durable consumer's iterator without keeping what it was sent ahead. `messages.stop()`
- * unsubscribes at once: events the server already sent are dropped on arrival and stay "ack
- * pending" for the whole ack wait, so a restarted agent waits that long for them. Instead, no
- * more pulls are asked for, the inbox is drained (unsubscribe, then everything already on its
- * way still arrives, and nats.js ends the iterator), and every event not handed to the loop is
- * nak'ed, for redelivery to whoever subscribes next.
+ * Ends a durable consumer's iterator without keeping what it was sent ahead, so another process
+ * sharing the durable (or this one restarted) gets those events at once, not after the ack wait.
+ * `messages.stop()` would unsubscribe at once: events already on their way are dropped on arrival
+ * and stay "ack pending" for the whole ack wait. Instead: no more pulls are asked for, the inbox is
+ * drained (unsubscribe; what was already sent still arrives and nats.js then ends the iterator),
+ * every event not handed to the loop is collected, and only then nak'ed, without delay.
+ *
+ * The order matters. nats.js queues a pull request in the iterator and sends it when the iterator
+ * reaches it, so reading the iterator to its end after the unsubscribe can still send pull requests
+ * whose reply inbox nobody listens on. nats-server 2.9.10 serves a pull request the moment it
+ * arrives if an event is due, without checking that the inbox has a subscriber (a queued request
+ * is checked): an event nak'ed while such a request is on its way went to it and was lost until
+ * the ack wait (1-3 of 7 events in every run, measured). So the naks go out after everything was
+ * read and a flush, when those late requests are already queued at the server and skipped there:
+ * 7 of 7 handed back, the next subscriber has all of them in 32-49 ms (4 runs, ack wait 300 s).
  */
-async function handBack(messages: ConsumerMessages, it: AsyncIterator<JsMsg>, delayMs: number): Promise<void> {
+async function handBack(nc: NatsConnection, messages: ConsumerMessages, it: AsyncIterator<JsMsg>, held: JsMsg[]): Promise<void> {
   const impl = messages as unknown as PullIteratorInternals;
   if (typeof impl.sub?.drain !== "function") {
     messages.stop();
@@ -208,10 +211,12 @@ async function handBack(messages: ConsumerMessages, it: AsyncIterator<JsMsg>, de
     }
   }
   for (;;) {
-    const r = await it.next();
-    if (r.done) return;
-    r.value.nak(delayMs);
+    const r = await it.next().catch(() => ({ done: true as const, value: undefined }));
+    if (r.done) break;
+    held.push(r.value);
   }
+  await nc.flush().catch(() => {});
+  for (const m of held.splice(0)) m.nak();
 }
 
 async function coreSource(nc: NatsConnection, subject: string): Promise<MessageSource> {
