@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "@crumbs/testkit";
+import { CrumbsClient, NatsPermissionError, type BreadcrumbEvent } from "@crumbs/agent-sdk";
+import { startLockedStack, type TestStack } from "../../../services/api/test/stack.ts";
+
+// The SDK's replay publish, as an owner with nothing but a token uses it on a locked nats-server
+// (as `crumbs start` and docker compose run it): the owner's history goes, in seq order, into
+// replay.<owner>.>, where that owner's agents receive it and the owner's REPLAY stream stores it
+// once per msg id.
+
+describe("client.publishReplay with the token alone on a locked NATS", () => {
+  let s: TestStack;
+  let url: string;
+  let token: string;
+  beforeAll(async () => {
+    s = await startLockedStack();
+    url = await s.serve();
+    const res = await s.call("/v1/keys", { method: "POST", json: { owner: "rpl", scopes: ["read", "write", "subscribe"] } });
+    token = ((await res.json()) as { token: string }).token;
+  });
+  afterAll(() => s?.dispose());
+
+  it("an agent subscribed with subjectPrefix replay receives the owner's history in order; a second replay is stored once", async () => {
+    const writer = new CrumbsClient({ url, token, env: {} });
+    const agent = new CrumbsClient({ url, token, env: {} });
+    try {
+      const since = new Date(Date.now() - 1_000);
+      const a = await writer.create({ schema_name: "test.replayed.v1", title: "a1", context: {} });
+      await writer.patch(a.id, { title: "a2" }, { ifMatch: 1 });
+      await writer.create({ schema_name: "test.replayed.v1", title: "b1", context: {} });
+
+      const got: BreadcrumbEvent[] = [];
+      const sub = await agent.subscribe({ schema_name: "test.replayed.v1" }, { subjectPrefix: "replay" });
+      // A token-only client narrows the plain subscription to its owner: the only subjects its credentials may read.
+      expect(sub.filterSubject).toBe("replay.rpl.*.test.replayed.v1");
+      const loop = (async () => {
+        for await (const d of sub) got.push(d.event);
+      })();
+
+      const first = await writer.publishReplay("replay", { schema_name: "test.replayed.v1" }, { since });
+      expect(first).toEqual({ events: 3, jetstream: 3, duplicates: 0, core: 0 });
+      await waitFor(() => got.length === 3, { timeout: 15_000, message: "the agent received the replay" });
+      expect(got.map((e) => `${e.type}:${e.title}`)).toEqual(["breadcrumb.created:a1", "breadcrumb.updated:a2", "breadcrumb.created:b1"]);
+      expect(got.map((e) => e.seq)).toEqual([...got.map((e) => e.seq)].sort((x, y) => x - y));
+
+      // The same history again within the stream's duplicate window: the msg ids find it already there.
+      const again = await writer.publishReplay("replay", { schema_name: "test.replayed.v1" }, { since });
+      expect(again).toEqual({ events: 3, jetstream: 3, duplicates: 3, core: 0 });
+      const jsm = await (await writer.nats()).jetstreamManager();
+      expect((await jsm.streams.info("REPLAY")).state.messages).toBe(3);
+
+      await sub.stop();
+      await loop;
+    } finally {
+      await agent.close();
+      await writer.close();
+    }
+  });
+
+  it("on crumbs.>, which only the API writes, the publish is refused with NatsPermissionError naming the fix", async () => {
+    const client = new CrumbsClient({ url, token, env: {} });
+    try {
+      await client.create({ schema_name: "test.refused.v1", title: "r", context: {} });
+      const err = await client.publishReplay("crumbs", { schema_name: "test.refused.v1" }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(NatsPermissionError);
+      expect(err).toMatchObject({ operation: "publish", subject: "crumbs.rpl.created.test.refused.v1", retryable: false });
+      expect((err as Error).message).toBe(
+        'NATS refused these credentials to publish on crumbs.rpl.created.test.refused.v1 (Permissions Violation for Publish to "crumbs.rpl.created.test.refused.v1"): ' +
+          "events are written through the API (client.create), never published on crumbs.>",
+      );
+      // The connection is still usable afterwards.
+      expect((await client.publishReplay("replay", { schema_name: "test.refused.v1" })).events).toBe(1);
+    } finally {
+      await client.close();
+    }
+  });
+});
