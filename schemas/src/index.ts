@@ -41,6 +41,7 @@ export * from "./contract/pcd-schema.ts";
 export * from "./contract/token-estimate.ts";
 export * from "./contract/action-result-schema.ts";
 export * from "./contract/task-cancel-schema.ts";
+export * from "./contract/task-schema.ts";
 export * from "./contract/agent-schemas.ts";
 export { knownContextSchemas, isKnownSchema, validateContext } from "./contract/known-schemas.ts";
 

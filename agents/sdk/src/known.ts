@@ -8,6 +8,7 @@ import type {
   pageContextSchema,
   schemaDefContextSchema,
   taskCancelContextSchema,
+  taskContextSchema,
 } from "@crumbs/schemas";
 import type { CreateBody, WireBreadcrumb, WireEvent } from "./wire.ts";
 
@@ -17,6 +18,7 @@ interface KnownSchemas {
   "browser.action.v1": typeof browserActionContextSchema;
   "browser.action.result.v1": typeof actionResultContextSchema;
   "browser.task.cancel.v1": typeof taskCancelContextSchema;
+  "browser.task.v1": typeof taskContextSchema;
   "agent.def.v1": typeof agentDefContextSchema;
   "agent.response.v1": typeof agentResponseContextSchema;
   "chat.message.v1": typeof chatMessageContextSchema;

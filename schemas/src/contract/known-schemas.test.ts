@@ -78,7 +78,7 @@ describe("validateContext", () => {
   it("every known schema is registered", () => {
     expect(Object.keys(knownContextSchemas).sort()).toEqual(
       ["agent.def.v1", "agent.response.v1", "browser.action.result.v1", "browser.action.v1", "browser.page.context.v1",
-      "browser.task.cancel.v1", "chat.message.v1", "schema.def.v1"].sort(),
+      "browser.task.cancel.v1", "browser.task.v1", "chat.message.v1", "schema.def.v1"].sort(),
     );
   });
 });

@@ -8,6 +8,7 @@ import { findProtoKey, isPlainObject } from "../json-values.ts";
 import { validateLlmHints } from "../llm-view/llm-hints-validate.ts";
 import { pageContextSchema } from "./page-context-schema.ts";
 import { TASK_CANCEL_SCHEMA, taskCancelContextSchema } from "./task-cancel-schema.ts";
+import { TASK_SCHEMA, taskContextSchema } from "./task-schema.ts";
 
 /** Classic zod, or zod/mini for the schemas a browser bundles (./zod-mini.ts); both parse alike. */
 export const knownContextSchemas: Readonly<Record<string, ZodType | ZodMiniType>> = {
@@ -19,6 +20,7 @@ export const knownContextSchemas: Readonly<Record<string, ZodType | ZodMiniType>
   "agent.response.v1": agentResponseContextSchema,
   "schema.def.v1": schemaDefContextSchema,
   [TASK_CANCEL_SCHEMA]: taskCancelContextSchema,
+  [TASK_SCHEMA]: taskContextSchema,
 };
 
 export function isKnownSchema(schemaName: string): boolean {
