@@ -28,6 +28,8 @@ describe("minting after NATS came back without the owner's account", () => {
     // The full resolver keeps pushed account JWTs here (lockedServerConfig): gone, as on a new volume.
     await rm(join(stack.natsServer.dir, "jwt"), { recursive: true, force: true });
     await stack.natsServer.start();
+    // Asked at once: the API's system connection to NATS may still be reconnecting, and the push
+    // waits for it (nats.js drops what is published meanwhile).
 
     const after = await connectWith(stack, await mintCreds(stack, key.token));
     try {

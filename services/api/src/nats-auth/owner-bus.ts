@@ -39,6 +39,8 @@ export class OwnerBus {
   /** Owners whose account and streams were checked, on which server (its server_id) and when (ms). */
   private readonly checked = new Map<string, { serverId: string | undefined; at: number }>();
   private readonly checking = new Map<string, Promise<void>>();
+  /** Set while the system connection is reconnecting; resolved when it is back. */
+  private sysBack: { promise: Promise<void>; resolve: () => void } | undefined;
 
   constructor(private readonly opts: OwnerBusOptions) {
     this.trust = createNatsTrust(opts.accountSeed);
@@ -116,6 +118,10 @@ export class OwnerBus {
     for (const k of revoked) revocations[keyUserKey(this.opts.accountSeed, k.id).publicKey] = Math.ceil(k.revokedAt.getTime() / 1000);
     const { jwt } = ownerAccountJwt({ trust: this.trust, accountSeed: this.opts.accountSeed, owner, revocations, replicas: this.opts.replicas, now });
     const nc = await this.systemConnection();
+    // nats.js drops what is published while it reconnects (each dial resets its outbound buffer): a
+    // push sent then timed out after 5 s every time (nats-owner-recheck.test.ts), so wait for the
+    // connection to be back first, within the same timeout.
+    if (this.sysBack) await waitAtMost(this.sysBack.promise, TIMEOUT_MS);
     const answer = await nc.request("$SYS.REQ.CLAIMS.UPDATE", jwt, { timeout: TIMEOUT_MS }).catch((err: unknown) => {
       throw new UnavailableError(`NATS did not take the account of owner "${owner}": ${String(err)}`);
     });
@@ -189,7 +195,20 @@ export class OwnerBus {
       (nc) => {
         // A dropped connection may come back to a server that lost what was checked.
         void (async () => {
-          for await (const st of nc.status()) if (st.type === "disconnect" || st.type === "reconnect") this.checked.clear();
+          for await (const st of nc.status()) {
+            if (st.type === "disconnect") {
+              this.checked.clear();
+              if (!this.sysBack) {
+                let resolve!: () => void;
+                const promise = new Promise<void>((r) => (resolve = r));
+                this.sysBack = { promise, resolve };
+              }
+            } else if (st.type === "reconnect") {
+              this.checked.clear();
+              this.sysBack?.resolve();
+              this.sysBack = undefined;
+            }
+          }
         })().catch(() => {});
         return nc;
       },
@@ -215,4 +234,11 @@ export class OwnerBus {
       throw new UnavailableError(`cannot connect to NATS for the owner accounts: ${String(err)}`);
     });
   }
+}
+
+/** Resolves when `p` does or after `ms`, whichever comes first. */
+async function waitAtMost(p: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([p, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
