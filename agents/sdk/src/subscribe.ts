@@ -48,8 +48,11 @@ export interface SubscribeOptions {
    */
   http?: ReferenceHttp;
   /**
-   * Listen on `<prefix>.<owner>.<type>.<schema_name>` with a plain NATS subscription instead of the
-   * CRUMBS stream: what `crumbs replay --publish <prefix>` sends. Live only: no durable, no acks.
+   * Listen on `<prefix>.<owner>.<type>.<schema_name>` instead of the CRUMBS stream: what
+   * `crumbs replay --publish <prefix>` and `publishReplay` send. Without `durable`/`queue`, a plain
+   * NATS subscription (live only, no acks, every publish, duplicates too); with one, a durable
+   * consumer on the stream that stores those subjects (an owner's `REPLAY` stream stores
+   * `replay.<owner>.>`, each message id once), which must exist.
    */
   subjectPrefix?: string;
   /** Aborting ends the subscription (the loop ends after the event in hand), or the subscribe call itself. */
@@ -84,14 +87,17 @@ export async function subscribeEvents(
   };
   let sub: EventSubscription;
   try {
-    if (opts.subjectPrefix && opts.subjectPrefix !== "crumbs") {
-      const subject = `${opts.subjectPrefix}${filterSubject.slice("crumbs".length)}`;
-      sub = new EventSubscription("(core)", subject, await coreSource(nc, subject), iteration);
+    const name = opts.queue ?? opts.durable;
+    const prefixed = opts.subjectPrefix && opts.subjectPrefix !== "crumbs" ? `${opts.subjectPrefix}${filterSubject.slice("crumbs".length)}` : undefined;
+    if (prefixed && !name) {
+      sub = new EventSubscription("(core)", prefixed, await coreSource(nc, prefixed), iteration);
     } else {
-      const name = opts.queue ?? opts.durable;
-      const consumer = await jetStreamConsumer(nc, name, filterSubject, opts, iteration.ackWaitMs);
+      // A durable on replays lives on the stream that stores them (an owner's REPLAY for replay.<owner>.>).
+      const stream = prefixed ? await streamStoring(nc, prefixed) : STREAM;
+      const subject = prefixed ?? filterSubject;
+      const consumer = await jetStreamConsumer(nc, stream, name, subject, opts, iteration.ackWaitMs);
       const messages = await consumer.consume({ max_messages: opts.batch ?? (name ? 8 : 256) });
-      sub = new EventSubscription(name ?? "(ordered)", filterSubject, jetStreamSource(nc, messages, Boolean(name)), iteration);
+      sub = new EventSubscription(name ?? "(ordered)", subject, jetStreamSource(nc, messages, Boolean(name)), iteration);
     }
   } catch (err) {
     // A refusal by the server's permissions (a JetStream API call, a subscription) is one readable error.
@@ -107,26 +113,43 @@ export async function subscribeEvents(
   return sub;
 }
 
+/** The JetStream stream that stores `subject`: a durable subscription on a subject prefix needs one. */
+async function streamStoring(nc: NatsConnection, subject: string): Promise<string> {
+  const jsm = await nc.jetstreamManager();
+  const found = await jsm.streams.find(subject).catch((err: unknown) => {
+    if (asPermissionError(err) instanceof NatsPermissionError) throw err;
+    return undefined;
+  });
+  if (!found) {
+    throw new Error(
+      `no JetStream stream stores ${subject}: a durable subscription with subjectPrefix needs one ` +
+        `(an owner's REPLAY stream stores replay.<owner>.>), or subscribe without durable/queue for live publishes only`,
+    );
+  }
+  return found;
+}
+
 async function jetStreamConsumer(
   nc: NatsConnection,
+  stream: string,
   name: string | undefined,
   filterSubject: string,
   opts: SubscribeOptions,
   ackWaitMs: number,
 ): Promise<Consumer> {
   const jsm = await nc.jetstreamManager();
-  await waitForStream(jsm, opts.streamWaitMs ?? 30_000, opts.signal);
+  await waitForStream(jsm, stream, opts.streamWaitMs ?? 30_000, opts.signal);
   const js = nc.jetstream();
   const d = deliverConfig(opts.deliver);
   if (!name) {
-    return js.consumers.get(STREAM, {
+    return js.consumers.get(stream, {
       filterSubjects: filterSubject,
       deliver_policy: d.deliver_policy,
       ...(d.opt_start_time ? { opt_start_time: d.opt_start_time } : {}),
     });
   }
-  await ensureDurable(jsm, name, { filter_subject: filterSubject, max_deliver: opts.maxDeliver ?? 5, ack_wait: nanos(ackWaitMs), ...d });
-  return js.consumers.get(STREAM, name);
+  await ensureDurable(jsm, stream, name, { filter_subject: filterSubject, max_deliver: opts.maxDeliver ?? 5, ack_wait: nanos(ackWaitMs), ...d });
+  return js.consumers.get(stream, name);
 }
 
 function jetStreamSource(nc: NatsConnection, messages: ConsumerMessages, durable: boolean): MessageSource {
@@ -274,17 +297,17 @@ function deliverConfig(deliver: SubscribeOptions["deliver"]): { deliver_policy: 
 }
 
 /** Create the durable consumer, or reuse it; several processes may race here. */
-async function ensureDurable(jsm: JetStreamManager, name: string, config: Partial<ConsumerConfig>): Promise<void> {
+async function ensureDurable(jsm: JetStreamManager, stream: string, name: string, config: Partial<ConsumerConfig>): Promise<void> {
   for (let attempt = 0; ; attempt++) {
-    const existing = await jsm.consumers.info(STREAM, name).catch(() => undefined);
+    const existing = await jsm.consumers.info(stream, name).catch(() => undefined);
     if (existing) {
       if (existing.config.filter_subject !== config.filter_subject) {
-        await jsm.consumers.update(STREAM, name, { filter_subject: config.filter_subject });
+        await jsm.consumers.update(stream, name, { filter_subject: config.filter_subject });
       }
       return;
     }
     try {
-      await jsm.consumers.add(STREAM, { ...config, durable_name: name, ack_policy: AckPolicy.Explicit });
+      await jsm.consumers.add(stream, { ...config, durable_name: name, ack_policy: AckPolicy.Explicit });
       return;
     } catch (err) {
       // Another replica created it first with its own start time: use theirs.
@@ -293,18 +316,18 @@ async function ensureDurable(jsm: JetStreamManager, name: string, config: Partia
   }
 }
 
-async function waitForStream(jsm: JetStreamManager, timeoutMs: number, signal: AbortSignal | undefined): Promise<void> {
+async function waitForStream(jsm: JetStreamManager, stream: string, timeoutMs: number, signal: AbortSignal | undefined): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     signal?.throwIfAborted();
     try {
-      await jsm.streams.info(STREAM);
+      await jsm.streams.info(stream);
       return;
     } catch (err) {
       // Credentials that may not ask: waiting does not change that.
       if (asPermissionError(err) instanceof NatsPermissionError) throw asPermissionError(err);
       if (Date.now() > deadline) {
-        throw new Error(`JetStream stream ${STREAM} does not exist (is the crumbs API running?): ${String(err)}`);
+        throw new Error(`JetStream stream ${stream} does not exist (is the crumbs API running?): ${String(err)}`);
       }
       await new Promise((r) => setTimeout(r, 250));
     }

@@ -57,6 +57,73 @@ describe("client.publishReplay with the token alone on a locked NATS", () => {
     }
   });
 
+  it("a durable replay subscription reads the owner's REPLAY stream: each event once however often it is replayed, and what came while it was stopped", async () => {
+    const writer = new CrumbsClient({ url, token, env: {} });
+    const agent = new CrumbsClient({ url, token, env: {} });
+    try {
+      const since = new Date(Date.now() - 1_000);
+      const schema = "test.durable.replay.v1";
+      await writer.create({ schema_name: schema, title: "d1", context: {} });
+      await writer.create({ schema_name: schema, title: "d2", context: {} });
+      const opts = { subjectPrefix: "replay", durable: "replay-agent", deliver: "all" as const };
+      const got: string[] = [];
+      const run = async () => {
+        const sub = await agent.subscribe({ schema_name: schema }, opts);
+        const loop = (async () => {
+          for await (const d of sub) got.push(d.event.breadcrumb.title);
+        })();
+        return { sub, loop };
+      };
+      const jsm = await (await agent.nats()).jetstreamManager();
+      // Everything the durable will deliver was delivered and acked: the state to compare at.
+      const drained = () =>
+        waitFor(
+          async () => {
+            const c = await jsm.consumers.info("REPLAY", "replay-agent");
+            return c.num_pending === 0 && c.num_ack_pending === 0;
+          },
+          { timeout: 15_000, message: "the replay durable drained" },
+        );
+
+      let { sub, loop } = await run();
+      expect(sub.consumer).toBe("replay-agent");
+      expect(sub.filterSubject).toBe(`replay.rpl.*.${schema}`);
+      expect(await writer.publishReplay("replay", { schema_name: schema }, { since })).toMatchObject({ events: 2, duplicates: 0 });
+      expect(await writer.publishReplay("replay", { schema_name: schema }, { since })).toMatchObject({ events: 2, duplicates: 2 });
+      await waitFor(() => got.length >= 2, { timeout: 15_000, message: "the durable received the replay" });
+      await drained();
+      expect(got).toEqual(["d1", "d2"]);
+      await sub.stop();
+      await loop;
+
+      // Replayed while no agent runs: the durable resumes with the new event only.
+      await writer.create({ schema_name: schema, title: "d3", context: {} });
+      expect(await writer.publishReplay("replay", { schema_name: schema }, { since })).toMatchObject({ events: 3, duplicates: 2 });
+      ({ sub, loop } = await run());
+      await waitFor(() => got.length >= 3, { timeout: 15_000, message: "the durable resumed" });
+      await drained();
+      expect(got).toEqual(["d1", "d2", "d3"]);
+      await sub.stop();
+      await loop;
+    } finally {
+      await agent.close();
+      await writer.close();
+    }
+  });
+
+  it("a durable replay subscription where no stream stores the subjects says so", async () => {
+    const client = new CrumbsClient({ url, token, env: {} });
+    try {
+      const err = await client.subscribe({ schema_name: "test.x.v1" }, { subjectPrefix: "elsewhere", durable: "nowhere" }).catch((e: unknown) => e);
+      expect((err as Error).message).toBe(
+        "no JetStream stream stores elsewhere.rpl.*.test.x.v1: a durable subscription with subjectPrefix needs one " +
+          "(an owner's REPLAY stream stores replay.<owner>.>), or subscribe without durable/queue for live publishes only",
+      );
+    } finally {
+      await client.close();
+    }
+  });
+
   it("on crumbs.>, which only the API writes, the publish is refused with NatsPermissionError naming the fix", async () => {
     const client = new CrumbsClient({ url, token, env: {} });
     try {
