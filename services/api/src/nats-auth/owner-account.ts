@@ -56,15 +56,17 @@ export function ownerAccountJwt(opts: {
   owner: string;
   /** User public key to revocation time (seconds since the epoch). */
   revocations: Record<string, number>;
-  /** JetStream replicas of the account's streams (CRUMBS_STREAM_REPLICAS); 1 unless clustered. */
-  replicas?: number;
   now: Date;
+  /**
+   * Copies of each stream (CRUMBS_STREAM_REPLICAS). On a cluster JetStream reserves a stream's
+   * max_bytes once per replica against the account's storage, so the owner's 512 MiB would not hold
+   * its two streams at 3 replicas (768 + 192 MiB): `insufficient storage resources available`, found
+   * on the compose cluster overlay. The owner's budget is per copy; the account holds `replicas` of it.
+   */
+  replicas?: number;
 }): { publicKey: string; jwt: string } {
-  // A clustered server counts each replica against the account's storage (nats-server 2.9.10
-  // refused the owner's R3 CRUMBS stream, 3 x 256 MiB, under a 512 MiB limit with "insufficient
-  // storage resources available"): the owner may keep OWNER_LIMITS of data, stored `replicas` times.
-  const replicas = opts.replicas ?? 1;
   const account = ownerAccountKey(opts.accountSeed, opts.owner);
+  const copies = Math.max(1, opts.replicas ?? 1);
   const jwt = encodeJwt(
     {
       sub: account.publicKey,
@@ -81,8 +83,8 @@ export function ownerAccountJwt(opts: {
           imports: -1,
           exports: 0,
           wildcards: true,
-          mem_storage: OWNER_LIMITS.memBytes * replicas,
-          disk_storage: OWNER_LIMITS.diskBytes * replicas,
+          mem_storage: OWNER_LIMITS.memBytes * copies,
+          disk_storage: OWNER_LIMITS.diskBytes * copies,
           streams: OWNER_LIMITS.streams,
           consumer: OWNER_LIMITS.consumers,
           mem_max_stream_bytes: OWNER_LIMITS.memBytes,

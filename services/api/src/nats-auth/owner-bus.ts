@@ -116,7 +116,7 @@ export class OwnerBus {
     const revocations: Record<string, number> = {};
     // A user JWT issued at or before the time is refused; ceil, so one minted in the same second is too.
     for (const k of revoked) revocations[keyUserKey(this.opts.accountSeed, k.id).publicKey] = Math.ceil(k.revokedAt.getTime() / 1000);
-    const { jwt } = ownerAccountJwt({ trust: this.trust, accountSeed: this.opts.accountSeed, owner, revocations, replicas: this.opts.replicas, now });
+    const { jwt } = ownerAccountJwt({ trust: this.trust, accountSeed: this.opts.accountSeed, owner, revocations, now, replicas: this.opts.replicas });
     const nc = await this.systemConnection();
     // nats.js drops what is published while it reconnects (each dial resets its outbound buffer): a
     // push sent then timed out after 5 s every time (nats-owner-recheck.test.ts), so wait for the
