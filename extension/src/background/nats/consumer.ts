@@ -2,6 +2,7 @@ import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type JsMsg, typ
 import { extensionActionSubject, STREAM_NAME } from "@crumbs/schemas/nats-names";
 import { completeActionEvent, decodeAction } from "./action-event.ts";
 import { logActivity } from "../../shared/state/activity.ts";
+import { FailureStreak } from "../failure-streak.ts";
 import { accept } from "../../shared/state/inbox.ts";
 
 // The action subscription: a durable JetStream consumer named after the owner and the extension on
@@ -68,30 +69,35 @@ export function startActionLoop(nc: NatsConnection, opts: ActionLoopOptions): { 
       const fresh = await accept(decoded.entry);
       if (fresh) void logActivity("action", `received ${decoded.entry.title}`);
     }
+    // A lost ack is harmless: the action is stored, and its redelivery is recognised by its request_id.
     await msg.ackAck().catch(() => {});
     if (decoded.kind === "entry") opts.onAccepted();
   };
 
+  const subscription = new FailureStreak("the action subscription", (text, ok) => void logActivity("connection", text, ok));
+  const receiving = new FailureStreak("receiving an action", (text, ok) => void logActivity("error", text, ok));
   const loop = (async () => {
-    let failures = 0;
     while (!stopped && !nc.isClosed()) {
       try {
         await ensureConsumer(nc, name, extensionActionSubject(opts.owner));
         const consumer = await nc.jetstream().consumers.get(STREAM_NAME, name);
         messages = await consumer.consume({ max_messages: 16 });
-        failures = 0;
+        subscription.succeeded();
         for await (const m of messages) {
           try {
             await handle(m);
-          } catch {
-            // Storage failed: leave it unacked, JetStream delivers it again.
+            receiving.succeeded();
+          } catch (err) {
+            // Storage (or the API, for a reference event) failed: leave it unacked, JetStream delivers it again.
             m.nak(1_000);
+            receiving.failed(err);
           }
         }
-      } catch {
-        failures++;
+      } catch (err) {
+        // A failure of a connection being closed on purpose (stop, a credentials renewal) is no news.
+        if (!stopped && !nc.isClosed()) subscription.failed(err);
       }
-      if (!stopped) await new Promise((r) => setTimeout(r, Math.min(10_000, 500 * 2 ** Math.min(failures, 5))));
+      if (!stopped) await new Promise((r) => setTimeout(r, Math.min(10_000, 500 * 2 ** Math.min(subscription.count, 5))));
     }
   })();
 
@@ -99,7 +105,7 @@ export function startActionLoop(nc: NatsConnection, opts: ActionLoopOptions): { 
     async stop() {
       stopped = true;
       messages?.stop();
-      await loop.catch(() => {});
+      await loop; // never rejects: it catches and reports its own failures
     },
   };
 }
