@@ -10,7 +10,7 @@ import {
   type TaskSkill,
   type TaskStatus,
 } from "@crumbs/schemas";
-import { parseGoal, relevance, type Goal } from "./goal.ts";
+import { parseGoal, relevance, words, type Goal } from "./goal.ts";
 import { judgePage } from "./predicates.ts";
 import { CONFIDENT, SKILLS, expectationMet, rankAnswers, type DraftStep, type Expectation, type QueryAnswer, type SkillPlan } from "./skills.ts";
 
@@ -38,6 +38,8 @@ export interface ControllerConfig {
   maxModelCalls: number;
   /** Browser calls one task may make: the controller's budget. */
   maxCalls: number;
+  /** False: no exploration either, the model decides whenever no skill does (the bench's "skills off"). */
+  explore?: boolean;
 }
 
 export interface Call {
@@ -370,6 +372,7 @@ function recordNode(task: ControlledTask, pcd: Pcd, score: number): void {
  * perceive. Bounded by depth, and by beam x depth visits.
  */
 function exploreStep(task: ControlledTask, pcd: Pcd, config: ControllerConfig, goal: Goal, now: Date, score: number): Next {
+  if (config.explore === false) return askModel(task, pcd, config, now, "no skill fits this page");
   const s = task.controller;
   task.status = "exploring";
   task.subgoal = `find the page for: ${goal.objectWords.join(" ") || task.goal}`.slice(0, TASK_LIMITS.goal);
@@ -571,7 +574,9 @@ export function applyModelChoice(task: ControlledTask, pcd: Pcd, choice: ModelCh
   task.updated_at = now.toISOString();
   delete task.message;
   if (choice.kind === "text") {
-    return finish(task, task.controller.at_goal ? "succeeded" : "blocked", choice.content || "The model gave no answer.", now);
+    // The model's last word is a success only where the page shows it: a goal page, or the item the goal names.
+    const shown = task.controller.at_goal || (goal.itemWords.length > 0 && expectationMet({ kind: "item_open", from_url: "", words: goal.itemWords.flatMap((w) => words(w)) }, pcd));
+    return finish(task, shown ? "succeeded" : "blocked", choice.content || "The model gave no answer.", now);
   }
   if (choice.kind === "skill") {
     for (const [k, v] of Object.entries(choice.slots)) {

@@ -94,10 +94,15 @@ export function fakeBrowser(startPath: string, months: { label: string; iso: str
   const pages = fakeSitePages(months);
   let path = startPath;
   let signedIn = opts.signedIn ?? startPath !== "/login.html";
+  let typed = "";
   const calls: Emit[] = [];
   const pcdNow = (): Pcd => {
     const [base, query] = path.split("?");
     const known = pages[base!.split("#")[0]!];
+    if (base === "/search.html" && query) {
+      const q = new URLSearchParams(query).get("q") ?? "";
+      return { ...pages["/search.html"]!, url: `${ORIGIN}${path}`, collections: [{ id: "c1", label: "Results", itemRole: "listitem", count: 1, template: [{ role: "link", ref: "e8" }], samples: [q] }] };
+    }
     if (base === "/invoice.html") {
       const iso = new URLSearchParams(query).get("month") ?? "";
       const m = months.find((x) => x.iso === iso);
@@ -132,8 +137,11 @@ export function fakeBrowser(startPath: string, months: { label: string; iso: str
         case "open":
           return ok(go(new URL(String(p.url)).pathname + new URL(String(p.url)).search));
         case "fill":
+          typed = String(p.value ?? "");
           return ok();
         case "press":
+          // Enter in the search field sends the search form.
+          if (path.startsWith("/search.html") && p.key === "Enter") return ok(go(`/search.html?q=${encodeURIComponent(typed)}`));
           return ok();
         case "query": {
           if (!path.startsWith("/invoices.html")) return ok(false, { results: [] });
