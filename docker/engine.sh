@@ -14,7 +14,9 @@ log() { printf '==> docker: %s\n' "$*" >&2; }
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo -n"; fi
 
-if ! command -v docker >/dev/null; then
+# A machine can carry a docker CLI without an engine (a static client in /usr/local/bin, as some
+# images ship): the engine is what matters, so dockerd decides whether docker.io is installed.
+if ! command -v docker >/dev/null || ! command -v dockerd >/dev/null; then
   log "installing docker.io"
   $SUDO apt-get update -q >&2
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends docker.io >&2

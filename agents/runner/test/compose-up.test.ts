@@ -1,8 +1,5 @@
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { DockerComposeEnvironment, type StartedDockerComposeEnvironment } from "testcontainers";
@@ -75,6 +72,7 @@ describe.skipIf(!engine.ok)(`docker compose up, for real${engine.ok ? "" : ` (sk
       CRUMBS_API_PORT: String(apiPort),
       CRUMBS_NATS_PORT: String(natsPort),
       CRUMBS_NATS_WS_PORT: String(wsPort),
+      CRUMBS_NATS_PUBLIC_URL: `nats://127.0.0.1:${natsPort}`,
       // The page assistant's model is openrouter/...: its base URL and key, as a user's .env sets them.
       OPENROUTER_BASE_URL: `http://host.docker.internal:${new URL(fake.url).port}/v1`,
       OPENROUTER_API_KEY: "or-compose-key",
@@ -157,13 +155,9 @@ describe.skipIf(!engine.ok)(`docker compose up, for real${engine.ok ? "" : ` (sk
     const key = await call("/v1/keys", { method: "POST", json: { owner: "alice", scopes: ["read", "write", "subscribe"], name: "alice-agent" } });
     expect(key.status).toBe(201);
     const alice = String(key.body.token);
-    // The runner's credentials, as the README says to take them out of the stack.
-    const dir = await mkdtemp(join(tmpdir(), "crumbs-compose-"));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    const creds = join(dir, "runner.creds");
-    await writeFile(creds, (await compose("exec", "-T", "api", "cat", "/auth/runner.creds")).stdout);
-
-    const client = new CrumbsClient({ url: api, token: alice, natsUrl: `nats://127.0.0.1:${natsPort}`, natsCreds: creds });
+    // alice's token alone: the SDK gets alice's NATS credentials and the servers
+    // (CRUMBS_NATS_PUBLIC_URL) from the API, as the README's example agent does.
+    const client = new CrumbsClient({ url: api, token: alice });
     const stop = new AbortController();
     cleanups.push(async () => {
       stop.abort();
@@ -171,7 +165,7 @@ describe.skipIf(!engine.ok)(`docker compose up, for real${engine.ok ? "" : ` (sk
     });
     const messages = await client.subscribe(
       { schema_name: "chat.message.v1", any_tags: ["user:message"] },
-      { owner: "alice", queue: "alice-echo", signal: stop.signal },
+      { durable: "alice-echo", signal: stop.signal },
     );
     void (async () => {
       for await (const { event } of messages) {

@@ -287,7 +287,7 @@ describe("crumbs client commands against a real API", () => {
     const res = await crumbs("agents", "bogus");
     expect(res.code).toBe(2);
     expect(res.stderr).toBe(
-      'crumbs agents: unknown subcommand "bogus"\nusage: crumbs agents list [--json]\n       crumbs agents apply FILE\n       crumbs agents set-model AGENT MODEL\n(`crumbs agents --help` for details)\n',
+      'crumbs agents: unknown subcommand "bogus"\nusage: crumbs agents list [--json]\n       crumbs agents apply FILE\n       crumbs agents set-model AGENT MODEL\n       crumbs agents install-default\n(`crumbs agents --help` for details)\n',
     );
   });
 

@@ -136,6 +136,42 @@ describe("dashboard: breadcrumbs, history, live events, keys", () => {
     expect(refused.status).toBe(401);
   });
 
+  it("stays logged in on a 401 the API does not confirm, and logs out once the key is really gone", async () => {
+    // An answer gone wrong: one list request is answered 401 although the token is valid. The
+    // dashboard asks again before it throws the user's token away.
+    const relogin = async (token = TOKEN) => {
+      await h.page.evaluate(() => sessionStorage.clear());
+      await login(h.page, h.ui, token);
+    };
+    await relogin();
+    let forged = 0;
+    await h.page.route(/\/v1\/breadcrumbs(\?.*)?$/, async (route) => {
+      if (forged++ > 0) return route.fallback();
+      await route.fulfill({ status: 401, contentType: "application/json", body: JSON.stringify({ error: "unauthorized", message: "unknown token" }) });
+    });
+    await h.go("breadcrumbs");
+    await h.page.getByRole("alert").filter({ hasText: "unknown token" }).waitFor();
+    await h.page.unroute(/\/v1\/breadcrumbs(\?.*)?$/);
+    expect(forged).toBe(1);
+    expect(await h.page.evaluate(() => sessionStorage.getItem("crumbs.token"))).toBe(TOKEN);
+    expect(await h.page.getByRole("navigation", { name: "Pages" }).count()).toBe(1);
+
+    // A key that is revoked while the user is logged in with it: the next 401 is confirmed.
+    const res = await fetch(`${h.stack.api.url}/v1/keys`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ owner: "dash-user", scopes: ["read"], name: "dash-user" }),
+    });
+    const key = (await res.json()) as { id: string; token: string };
+    await relogin(key.token);
+    const revoked = await fetch(`${h.stack.api.url}/v1/keys/${key.id}`, { method: "DELETE", headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(revoked.status).toBeLessThan(300);
+    await h.go("breadcrumbs");
+    await h.page.getByLabel("API token").waitFor();
+    expect(await h.page.evaluate(() => sessionStorage.getItem("crumbs.token"))).toBeNull();
+    await relogin();
+  });
+
   it("is usable from the keyboard: skip link, nav in order, Enter follows, focus is visible", async () => {
     await h.go("breadcrumbs");
     const focused = () => h.page.evaluate(() => document.activeElement?.textContent?.trim());

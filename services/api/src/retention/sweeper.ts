@@ -2,7 +2,7 @@ import type { StoreDeps } from "../store/store-deps.ts";
 import { expireDue } from "../store/expiry.ts";
 import { pruneIdempotencyKeys } from "../store/idempotency.ts";
 import type { RetentionPolicy } from "./policy.ts";
-import { pruneSchemaHistory } from "./prune.ts";
+import { pruneSchemaHistory, type PruneCursor } from "./prune.ts";
 
 export interface SweeperOptions {
   store: StoreDeps;
@@ -11,7 +11,10 @@ export interface SweeperOptions {
   idempotencyTtlSeconds?: number;
   /** Pause between sweeps. */
   intervalMs?: number;
-  /** Rows per statement: small, so a sweep never holds locks long enough to slow writes. */
+  /**
+   * Rows per statement (rows examined, for history retention): small, so a sweep never holds
+   * locks long enough to slow writes.
+   */
   batchSize?: number;
   log?(msg: string, err?: unknown): void;
 }
@@ -32,6 +35,8 @@ export class RetentionSweeper {
   private running: Promise<unknown> | undefined;
   private stopped = false;
   private readonly batchSize: number;
+  /** Per schema, where the retention walk goes on at the next batch (absent: from the start). */
+  private readonly pruneFrom = new Map<string, PruneCursor>();
 
   constructor(private readonly opts: SweeperOptions) {
     this.batchSize = opts.batchSize ?? 200;
@@ -70,11 +75,20 @@ export class RetentionSweeper {
       result.expired += n;
       if (n < this.batchSize) break;
     }
+    // A pass walks each schema's history on from where the last one stopped, at most maxBatches
+    // windows of batchSize rows, and starts again from the top once it has reached the end.
     for (const [schema, rule] of this.opts.policy) {
       for (let i = 0; i < maxBatches && !this.stopped; i++) {
-        const n = await pruneSchemaHistory(this.opts.store.database, schema, rule, this.batchSize);
-        result.pruned += n;
-        if (n < this.batchSize) break;
+        const batch = await pruneSchemaHistory(this.opts.store.database.db, schema, rule, {
+          scan: this.batchSize,
+          after: this.pruneFrom.get(schema),
+        });
+        result.pruned += batch.deleted;
+        if (!batch.next) {
+          this.pruneFrom.delete(schema);
+          break;
+        }
+        this.pruneFrom.set(schema, batch.next);
       }
     }
     const { db } = this.opts.store.database;
