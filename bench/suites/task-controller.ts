@@ -61,6 +61,7 @@ function runTask(t: SiteTask, config: ControllerConfig): Count {
   const task = started.task;
   let next: Next = started.next;
   for (let i = 0; i < 200 && next.kind !== "done"; i++) {
+    if (next.kind === "scout") throw new Error("the bench's agent has no scout");
     next = next.kind === "model" ? applyModelChoice(task, next.pcd!, oracle(t, task, next.pcd!), config, NOW) : advance(task, browser.run(next.emit), config, NOW);
   }
   return { steps: browser.calls.length, modelCalls: task.model_calls ?? 0, reached: browser.path() === t.done, status: task.status };

@@ -48,6 +48,8 @@ export const agentDefContextSchema = z.looseObject({
     .optional(),
   /** Model calls one controlled task may make (default 2): the model is asked only when no skill matches. */
   max_model_calls: z.number().int().min(0).max(20).optional(),
+  /** Ask the scout, a read-only model call, when the element a step should act on is ambiguous. */
+  scout: z.boolean().optional(),
 });
 export type AgentDefContext = z.infer<typeof agentDefContextSchema>;
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { TASK_SKILLS, taskContextSchema, type Pcd, type TaskSkill, type TaskStatus } from "@crumbs/schemas";
-import { advance, applyModelChoice, startTask, type ControlledTask, type ControllerConfig, type Next } from "./controller.ts";
+import { advance, applyModelChoice, applyScout, startTask, type ControlledTask, type ControllerConfig, type Next, type ScoutCandidate } from "./controller.ts";
 import { fakeBrowser, fakeSitePages } from "./fake-site.ts";
 import { monthOf, parseGoal, relevance } from "./goal.ts";
 import { judgePage } from "./predicates.ts";
-import { login, openItem, paginate, search } from "./skills.ts";
+import { login, openItem, paginate, search, type QueryAnswer } from "./skills.ts";
 
 // The controller on a small account site (fake-site.ts): pages as capability views, a browser that
 // runs the controller's calls. The clock is fixed, so "last month" is October 2026.
@@ -30,7 +30,13 @@ interface Run {
 }
 
 /** Runs a task to its end on the fake site; `model` answers when the controller asks. */
-function run(goal: string, start: string, cfg = config(), model?: (task: ControlledTask, pcd: Pcd) => Parameters<typeof applyModelChoice>[2]): Run {
+function run(
+  goal: string,
+  start: string,
+  cfg = config(),
+  model?: (task: ControlledTask, pcd: Pcd) => Parameters<typeof applyModelChoice>[2],
+  scout?: (answers: QueryAnswer[]) => ScoutCandidate[],
+): Run {
   const browser = fakeBrowser(start, MONTHS);
   let { task, next } = startTask(ids, goal, NOW);
   const statuses: TaskStatus[] = [task.status];
@@ -41,6 +47,10 @@ function run(goal: string, start: string, cfg = config(), model?: (task: Control
       modelAsked++;
       if (!model) throw new Error(`the model was asked: ${task.message}`);
       next = applyModelChoice(task, next.pcd!, model(task, next.pcd!), cfg, NOW);
+    } else if (next.kind === "scout") {
+      modelAsked++;
+      if (!scout) throw new Error("the scout was asked");
+      next = applyScout(task, scout(next.answers), NOW);
     } else next = advance(task, browser.run(next.emit), cfg, NOW);
     if (statuses.at(-1) !== task.status) statuses.push(task.status);
     progress.push(task.progress);
@@ -185,5 +195,27 @@ describe("a task on the account site", () => {
     expect(r.last, r.task.message).toMatchObject({ kind: "done", status: "succeeded" });
     expect(r.task.history.at(-2)!.url).toBe("http://site.test/invoice.html?month=2026-10");
     expect(r.task.plan.filter((p) => p.label.startsWith("The model's choice")).map((p) => p.skill)).toEqual([undefined, undefined]);
+  });
+
+  it("an ambiguous item asks the scout once: it binds the best of at most five ranked candidates and keeps the rest as fallbacks", () => {
+    // "the invoice" names no month: every Download link fits.
+    let shown: QueryAnswer[] = [];
+    const r = run("download the invoice", "/invoices.html", config(TASK_SKILLS, { scout: true }), undefined, (answers) => {
+      shown = answers;
+      return [
+        { ref: "e22", confidence: 0.4, risk: "low", why: "older" },
+        { ref: "e21", confidence: 0.9, risk: "low", why: "last month's, the latest complete one" },
+        { ref: "e99", confidence: 1, risk: "low", why: "a ref it was never shown" },
+      ];
+    });
+    expect(shown.map((a) => a.ref)).toEqual(expect.arrayContaining(["e20", "e21", "e22"]));
+    expect(r.modelAsked).toBe(1);
+    expect(r.task.model_calls).toBe(1);
+    expect(r.last, r.task.message).toMatchObject({ kind: "done", status: "succeeded" });
+    const click = r.task.plan.find((p) => p.skill === "open_item" && p.call === "click")!;
+    expect(click.params).toEqual({ ref: "e21" });
+    expect(click.alternatives?.[0]).toMatch(/^ref e22/);
+    expect(r.task.slots.item).toMatchObject({ source: "scout", ref: "e21", confidence: 0.9 });
+    expect(r.task.history.find((h) => h.call.action === "click")!.url).toBe("http://site.test/invoice.html?month=2026-10");
   });
 });

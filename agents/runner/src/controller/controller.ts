@@ -12,7 +12,7 @@ import {
 } from "@crumbs/schemas";
 import { parseGoal, relevance, words, type Goal } from "./goal.ts";
 import { judgePage } from "./predicates.ts";
-import { CONFIDENT, SKILLS, expectationMet, rankAnswers, type DraftStep, type Expectation, type QueryAnswer, type SkillPlan } from "./skills.ts";
+import { CONFIDENT, SKILLS, ambiguous, expectationMet, rankAnswers, type DraftStep, type Expectation, type QueryAnswer, type SkillPlan } from "./skills.ts";
 
 // The task controller: pure logic, no IO, the clock passed in. It keeps a `browser.task.v1` context
 // current and says what to do next, one browser call at a time:
@@ -40,6 +40,8 @@ export interface ControllerConfig {
   maxCalls: number;
   /** False: no exploration either, the model decides whenever no skill does (the bench's "skills off"). */
   explore?: boolean;
+  /** Ask the scout (a read-only model call) when a query leaves the element to act on ambiguous. */
+  scout?: boolean;
 }
 
 export interface Call {
@@ -74,6 +76,8 @@ export interface Outcome {
 export type Next =
   | { kind: "act"; emit: Emit }
   | { kind: "model"; pcd: Pcd | undefined }
+  /** Which of these answers is meant by the step? Read-only: the scout only ranks. */
+  | { kind: "scout"; step: string; answers: QueryAnswer[] }
   | { kind: "done"; status: Extract<TaskStatus, "succeeded" | "failed" | "blocked">; message: string };
 
 export interface Candidate {
@@ -104,6 +108,8 @@ export interface ControllerState {
    * click bound to the query before it. Kept here because the contract's plan steps are strict.
    */
   aux: Record<string, { expect?: Expectation; bind?: "query" }>;
+  /** The query answers the scout is asked about, for the step bound to them. */
+  scout?: { step: string; answers: QueryAnswer[] };
 }
 
 export type ControlledTask = TaskContext & { controller: ControllerState };
@@ -540,6 +546,12 @@ function decide(task: ControlledTask, pending: Emit, o: Outcome, pcd: Pcd | unde
       if (step.call === "query") {
         const raw = ((o.data as { results?: QueryAnswer[] } | undefined)?.results ?? []).filter((a) => typeof a?.ref === "string");
         answers = rankAnswers(raw, goal.itemWords, goal.verb);
+        const bound = pendingSteps(task)[0];
+        if (config.scout && bound && answers.length && ambiguous(answers, goal.itemWords, goal.verb) && (task.model_calls ?? 0) < config.maxModelCalls) {
+          task.message = clip(`Asking the scout which element is meant for: ${bound.label}`, TASK_LIMITS.text);
+          s.scout = { step: bound.id, answers: answers.slice(0, 10) };
+          return { kind: "scout", step: bound.label, answers: s.scout.answers };
+        }
       }
       for (const p of task.plan) if (p.status === "running" && p.call === "confirm") p.status = "done";
       return runNext(task, goal, now, answers);
@@ -599,6 +611,46 @@ export function applyModelChoice(task: ControlledTask, pcd: Pcd, choice: ModelCh
   task.plan.push({ id: `p${s.plans}s1`, call: choice.action, params: choice.params, label: clip(label, TASK_LIMITS.label), status: "pending", risk: choice.action === "submit" ? "high" : "medium" });
   while (task.plan.length > TASK_LIMITS.planSteps) task.plan.shift();
   const next = runNext(task, goal, now);
+  updateProgress(task);
+  return next;
+}
+
+/** One element the scout proposes: its ref (one of the answers it was shown), how sure, how risky, why. */
+export interface ScoutCandidate {
+  ref: string;
+  confidence: number;
+  risk: Risk;
+  why: string;
+}
+
+/** At most this many candidates are taken from the scout. */
+export const MAX_SCOUT_CANDIDATES = 5;
+
+/**
+ * The scout's ranked candidates for the step it was asked about: the best is bound, the rest become
+ * the step's alternatives. Refs it was not shown are dropped; with none left the controller's own
+ * ranking stands. Counts as a model call.
+ */
+export function applyScout(task: ControlledTask, candidates: readonly ScoutCandidate[], now: Date): Next {
+  const goal = goalOf(task, now);
+  const s = task.controller;
+  const asked = s.scout;
+  delete s.scout;
+  delete task.message;
+  task.model_calls = (task.model_calls ?? 0) + 1;
+  task.updated_at = now.toISOString();
+  const shown = new Map((asked?.answers ?? []).map((a) => [a.ref, a]));
+  const picked = [...candidates]
+    .filter((c) => shown.has(c.ref))
+    .sort((a, b) => b.confidence - a.confidence)
+    .slice(0, MAX_SCOUT_CANDIDATES);
+  const best = picked[0];
+  if (best && asked) {
+    task.slots.item = { value: clip(shown.get(best.ref)!.name, TASK_LIMITS.text), source: "scout", ref: best.ref, confidence: Math.max(0, Math.min(1, best.confidence)) };
+  }
+  const answers = picked.length ? [...picked.map((c) => shown.get(c.ref)!), ...(asked?.answers ?? []).filter((a) => !picked.some((c) => c.ref === a.ref))] : (asked?.answers ?? []);
+  for (const p of task.plan) if (p.status === "running" && p.call === "confirm") p.status = "done";
+  const next = runNext(task, goal, now, answers);
   updateProgress(task);
   return next;
 }

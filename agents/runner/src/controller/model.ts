@@ -1,7 +1,9 @@
 import { TASK_SKILLS, type Pcd, type TaskContext, type TaskSkill } from "@crumbs/schemas";
 import type { ChatMessage, ChatResult, ChatTool } from "../llm/chat-completion.ts";
 import { browserTools, parseToolCall } from "../llm/browser-tools.ts";
-import type { ModelChoice } from "./controller.ts";
+import { z } from "zod";
+import { MAX_SCOUT_CANDIDATES, type ModelChoice, type ScoutCandidate } from "./controller.ts";
+import type { QueryAnswer } from "./skills.ts";
 
 // The model as the controller's fallback: asked only when no skill fits with confidence and
 // exploration found nothing. It sees the goal, what was tried and the page capability view, and
@@ -77,4 +79,55 @@ export function choiceOf(result: ChatResult, allowedBrowserTools: readonly strin
   const parsed = parseToolCall(name, call.function.arguments, allowedBrowserTools);
   if (!parsed.ok) return { kind: "text", content: `The model's step could not be used: ${parsed.error}` };
   return { kind: "action", action: parsed.action, params: parsed.params };
+}
+
+// The scout: a read-only helper for an ambiguous binding. It sees the goal, the step, the query's
+// answers and the page capability view, has no tools, and answers JSON: at most five candidates,
+// best first, each with its ref, a confidence, the risk of acting on it and why.
+
+export const SCOUT_PROMPT =
+  'You are a read-only scout for a browser task. You never act. Given the goal, the step about to run, the elements a search of the page found and the page capability view, rank the elements that fit the step. Answer only JSON: {"candidates": [{"ref": "e12", "confidence": 0.9, "risk": "low", "why": "..."}]}, at most 5, best first, refs only from the elements listed.';
+
+const scoutAnswerSchema = z.object({
+  candidates: z
+    .array(
+      z.object({
+        ref: z.string().regex(/^[A-Za-z0-9_:-]{1,64}$/),
+        confidence: z.number().min(0).max(1),
+        risk: z.enum(["low", "medium", "high"]).catch("medium"),
+        why: z.string().max(500).catch(""),
+      }),
+    )
+    .max(20),
+});
+
+export function scoutMessages(task: TaskContext, step: string, answers: readonly QueryAnswer[], pcd: Pcd | undefined): ChatMessage[] {
+  return [
+    { role: "system", content: SCOUT_PROMPT },
+    {
+      role: "user",
+      content: [
+        `Goal: ${task.goal}`,
+        `Step: ${step}`,
+        `Elements found:\n${answers.map((a) => `- ${a.ref} ${a.role} "${a.name}"`).join("\n")}`,
+        pcd ? `The page (capability view):\n\`\`\`json\n${JSON.stringify(pcd)}\n\`\`\`` : "",
+      ]
+        .filter(Boolean)
+        .join("\n\n"),
+    },
+  ];
+}
+
+/** The scout's answer, or no candidates when it is not the JSON asked for (the controller's own ranking stands). */
+export function scoutCandidatesOf(result: ChatResult): ScoutCandidate[] {
+  const text = result.content ?? "";
+  const start = text.indexOf("{");
+  const end = text.lastIndexOf("}");
+  if (start < 0 || end <= start) return [];
+  try {
+    const parsed = scoutAnswerSchema.safeParse(JSON.parse(text.slice(start, end + 1)));
+    return parsed.success ? parsed.data.candidates.slice(0, MAX_SCOUT_CANDIDATES) : [];
+  } catch {
+    return [];
+  }
 }

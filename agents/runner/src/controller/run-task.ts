@@ -10,8 +10,9 @@ import { requestIdFor, writeOutputs } from "../outputs.ts";
 import { isSecretTarget, secretKnowledge } from "../secrets.ts";
 import { outputKey, type Task } from "../task.ts";
 import { fetchContexts, type ThinkDeps } from "../think.ts";
-import { advance, applyModelChoice, cancelTask, startTask, type ControlledTask, type ControllerConfig, type Emit, type ModelChoice, type Next, type Outcome } from "./controller.ts";
-import { choiceOf, controllerMessages, controllerTools } from "./model.ts";
+import { advance, applyModelChoice, applyScout, cancelTask, pcdOf, startTask, type ControlledTask, type ControllerConfig, type Emit, type ModelChoice, type Next, type Outcome, type ScoutCandidate } from "./controller.ts";
+import { choiceOf, controllerMessages, controllerTools, scoutCandidatesOf, scoutMessages } from "./model.ts";
+import type { QueryAnswer } from "./skills.ts";
 
 // The controller's IO: a chat message to an agent that opted into skills starts a task. Its
 // `browser.task.v1` breadcrumb is written first (with the call in flight), then that call as a
@@ -31,6 +32,7 @@ export function controllerConfigOf(def: AgentDefContext): ControllerConfig | und
     depth: def.explore?.depth ?? EXPLORE_LIMITS.depth.default,
     maxModelCalls: def.max_model_calls ?? DEFAULT_MAX_MODEL_CALLS,
     maxCalls: MAX_CONTROLLED_CALLS,
+    scout: def.scout === true,
   };
 }
 
@@ -132,11 +134,12 @@ export async function continueControlledTask(deps: ThinkDeps, agent: Agent, acti
     request_id: String(action.context.request_id),
   };
   let next = advance(task, outcome, config, now(deps));
-  // The model, when the controller asks: bounded by max_model_calls, counted in the task.
-  for (let i = 0; next.kind === "model" && i <= config.maxModelCalls; i++) {
-    next = applyModelChoice(task, next.pcd!, await askModel(ctx, task, next.pcd!), config, now(deps));
+  // The model or the scout, when the controller asks: bounded by max_model_calls, counted in the task.
+  for (let i = 0; (next.kind === "model" || next.kind === "scout") && i <= config.maxModelCalls; i++) {
+    if (next.kind === "scout") next = applyScout(task, await askScout(ctx, task, next.step, next.answers, outcome), now(deps));
+    else next = applyModelChoice(task, next.pcd!, await askModel(ctx, task, next.pcd!), config, now(deps));
   }
-  if (next.kind === "model") next = { kind: "done", status: "failed", message: "the model was asked too often" };
+  if (next.kind === "model" || next.kind === "scout") next = { kind: "done", status: "failed", message: "the model was asked too often" };
   const saved = await save(ctx, b, task);
   if (!saved) return;
   if (next.kind === "act") await writeAction(ctx, b.id, next.emit);
@@ -178,6 +181,27 @@ async function askModel(ctx: Ctx, task: ControlledTask, pcd: Pcd): Promise<Model
     if (!(err instanceof ModelError)) throw err;
     ctx.deps.log.warn("model call failed", { agent: def.agent_id, code: err.code, error: err.message });
     return { kind: "text", content: `The model call failed (${err.code}): ${err.message}` };
+  }
+}
+
+async function askScout(ctx: Ctx, task: ControlledTask, step: string, answers: QueryAnswer[], outcome: Outcome): Promise<ScoutCandidate[]> {
+  const def = ctx.agent.def;
+  const route = routeModel(def.model, ctx.deps.endpoints);
+  if (!route.ok) return [];
+  try {
+    const result = await chatCompletion({
+      fetch: ctx.deps.fetch,
+      baseUrl: route.baseUrl,
+      apiKey: route.apiKey,
+      model: route.model,
+      messages: scoutMessages(task, step, answers, pcdOf(outcome.data)),
+      timeoutMs: ctx.deps.modelTimeoutMs,
+    });
+    return scoutCandidatesOf(result);
+  } catch (err) {
+    if (!(err instanceof ModelError)) throw err;
+    ctx.deps.log.warn("scout call failed", { agent: def.agent_id, code: err.code, error: err.message });
+    return [];
   }
 }
 

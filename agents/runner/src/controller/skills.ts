@@ -215,16 +215,31 @@ export interface QueryAnswer {
   name: string;
 }
 
+/** How many of the wanted words (the item's and the verb) an answer's name has. */
+function wantedIn(a: QueryAnswer, want: readonly string[]): number {
+  const own = new Set(words(a.name).map(stem));
+  return want.filter((w) => own.has(w)).length;
+}
+
+const wanted = (itemWords: readonly string[], verb: string | undefined) => [...itemWords.flatMap((w) => words(w)), ...(verb ? [verb] : [])].map(stem);
+
+/**
+ * Whether the query's answers leave the choice open: none has every wanted word, or two do. The
+ * scout, when the agent has one, is asked then.
+ */
+export function ambiguous(answers: readonly QueryAnswer[], itemWords: readonly string[], verb: string | undefined): boolean {
+  const want = wanted(itemWords, verb);
+  if (!want.length) return answers.length > 1;
+  return answers.filter((a) => wantedIn(a, want) === want.length).length !== 1;
+}
+
 /**
  * The best answer of a `query` for a click on an item: a link or button whose name has every word
  * of the item and the verb; the rest, in order, are its fallbacks.
  */
 export function rankAnswers(answers: readonly QueryAnswer[], itemWords: readonly string[], verb: string | undefined): QueryAnswer[] {
-  const want = [...itemWords.flatMap((w) => words(w)), ...(verb ? [verb] : [])].map(stem);
-  const score = (a: QueryAnswer) => {
-    const own = new Set(words(a.name).map(stem));
-    return want.filter((w) => own.has(w)).length + (a.role === "link" || a.role === "button" ? 0.5 : 0);
-  };
+  const want = wanted(itemWords, verb);
+  const score = (a: QueryAnswer) => wantedIn(a, want) + (a.role === "link" || a.role === "button" ? 0.5 : 0);
   return answers
     .map((a, i) => ({ a, s: score(a), i }))
     .sort((x, y) => y.s - x.s || x.i - y.i)
