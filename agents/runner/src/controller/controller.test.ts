@@ -4,7 +4,7 @@ import { advance, applyModelChoice, applyScout, startTask, type ControlledTask, 
 import { fakeBrowser, fakeSitePages } from "./fake-site.ts";
 import { monthOf, parseGoal, relevance } from "./goal.ts";
 import { judgePage } from "./predicates.ts";
-import { login, openItem, paginate, search, type QueryAnswer } from "./skills.ts";
+import { fillForm, login, openItem, paginate, search, type QueryAnswer } from "./skills.ts";
 
 // The controller on a small account site (fake-site.ts): pages as capability views, a browser that
 // runs the controller's calls. The clock is fixed, so "last month" is October 2026.
@@ -109,6 +109,16 @@ describe("skills", () => {
     expect(plan.steps[2]).toMatchObject({ risk: "high", params: { ref: "e3" } });
     expect(JSON.stringify(plan)).not.toContain('"ref":"e2","value"');
     expect(plan.slots.password).toMatchObject({ source: "user", ref: "e2" });
+  });
+  it("no skill types into a field named like a secret, even one the page does not mark", () => {
+    const goal = parseGoal("subscribe with email: ada@example.test, pin: 1234", NOW);
+    const pcd: Pcd = {
+      ...pages["/home.html"]!,
+      forms: [{ id: "f1", purpose: "newsletter", fields: [{ ref: "e8", label: "Email", type: "email" }, { ref: "e9", label: "PIN", type: "text" }], submit: { ref: "e10", label: "Subscribe" } }],
+    };
+    const plan = fillForm({ pcd, goal, slots: goal.slots })!;
+    expect(plan.steps.filter((s) => s.call === "fill").map((s) => s.params)).toEqual([{ ref: "e8", value: "ada@example.test" }]);
+    expect(plan.steps.map((s) => s.call)).toEqual(["fill", "confirm", "click", "verify"]);
   });
   it("search, paginate and open_item match only the pages they fit", () => {
     const find = parseGoal('search for "hats"', NOW);

@@ -1,4 +1,5 @@
 import type { Pcd, PcdField, PcdForm, SlotBinding, TaskSkill } from "@crumbs/schemas";
+import { isSecretName } from "../secrets.ts";
 import { relevance, stem, words, type Goal } from "./goal.ts";
 
 // Deterministic skills. Each reads the page capability view (pcd) and the goal, binds its slots to
@@ -43,6 +44,9 @@ export interface SkillInput {
 /** Plans under this confidence are left to exploration or the model. */
 export const CONFIDENT = 0.6;
 
+/** A field a skill may type into: not marked secret, and not named like a password, code or card field. */
+const typable = (f: PcdField) => !f.secret && !isSecretName(f.label);
+
 const USERNAME = /\b(e-?mail|user(name)?|login|account|phone)\b/i;
 const NEXT = /^(next( page)?|more( results)?|›|»|→|older)$/i;
 const verify = (label: string, expect: Expectation): DraftStep => ({ call: "verify", params: { pcd: true }, label, expect });
@@ -54,8 +58,8 @@ function loginForm(pcd: Pcd): PcdForm | undefined {
 export function login({ pcd, slots }: SkillInput): SkillPlan | undefined {
   const form = loginForm(pcd);
   if (!form?.submit) return undefined;
-  const user = form.fields.find((f) => !f.secret && (f.type === "email" || USERNAME.test(f.label)));
-  const secret = form.fields.find((f) => f.secret);
+  const user = form.fields.find((f) => typable(f) && (f.type === "email" || USERNAME.test(f.label)));
+  const secret = form.fields.find((f) => !typable(f));
   const username = slots.username;
   const steps: DraftStep[] = [];
   const bound: Record<string, SlotBinding> = {};
@@ -75,7 +79,7 @@ export function login({ pcd, slots }: SkillInput): SkillPlan | undefined {
 
 export function search({ pcd, goal, slots }: SkillInput): SkillPlan | undefined {
   const form = pcd.forms.find((f) => f.purpose === "search");
-  const field = form?.fields.find((f) => !f.secret);
+  const field = form?.fields.find(typable);
   const query = slots.query;
   if (!form || !field || !query) return undefined;
   return {
@@ -93,7 +97,7 @@ export function search({ pcd, goal, slots }: SkillInput): SkillPlan | undefined 
 
 /** The slot a field takes, by its label's words or its type (an email field takes an email). */
 function slotFor(field: PcdField, slots: Record<string, SlotBinding>): [string, SlotBinding] | undefined {
-  if (field.secret) return undefined;
+  if (!typable(field)) return undefined;
   const own = new Set(words(field.label).map(stem));
   for (const [name, b] of Object.entries(slots)) {
     if (name === "query" || name === "month") continue;
@@ -113,7 +117,7 @@ export function fillForm({ pcd, goal, slots }: SkillInput): SkillPlan | undefine
     });
     if (!fills.length) continue;
     const named = relevance(`${form.label ?? ""} ${form.purpose ?? ""} ${form.submit.label}`, goal.objectWords) >= 0.6 ? 0.3 : 0;
-    const score = fills.length / form.fields.filter((f) => !f.secret).length + named;
+    const score = fills.length / Math.max(1, form.fields.filter(typable).length) + named;
     if (!best || score > best.score) best = { form, fills, score };
   }
   const form = best?.form;
