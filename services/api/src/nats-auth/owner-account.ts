@@ -57,8 +57,16 @@ export function ownerAccountJwt(opts: {
   /** User public key to revocation time (seconds since the epoch). */
   revocations: Record<string, number>;
   now: Date;
+  /**
+   * Copies of each stream (CRUMBS_STREAM_REPLICAS). On a cluster JetStream reserves a stream's
+   * max_bytes once per replica against the account's storage, so the owner's 512 MiB would not hold
+   * its two streams at 3 replicas (768 + 192 MiB): `insufficient storage resources available`, found
+   * on the compose cluster overlay. The owner's budget is per copy; the account holds `replicas` of it.
+   */
+  replicas?: number;
 }): { publicKey: string; jwt: string } {
   const account = ownerAccountKey(opts.accountSeed, opts.owner);
+  const copies = Math.max(1, opts.replicas ?? 1);
   const jwt = encodeJwt(
     {
       sub: account.publicKey,
@@ -75,8 +83,8 @@ export function ownerAccountJwt(opts: {
           imports: -1,
           exports: 0,
           wildcards: true,
-          mem_storage: OWNER_LIMITS.memBytes,
-          disk_storage: OWNER_LIMITS.diskBytes,
+          mem_storage: OWNER_LIMITS.memBytes * copies,
+          disk_storage: OWNER_LIMITS.diskBytes * copies,
           streams: OWNER_LIMITS.streams,
           consumer: OWNER_LIMITS.consumers,
           mem_max_stream_bytes: OWNER_LIMITS.memBytes,

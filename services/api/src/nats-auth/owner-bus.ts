@@ -84,7 +84,7 @@ export class OwnerBus {
     const revocations: Record<string, number> = {};
     // A user JWT issued at or before the time is refused; ceil, so one minted in the same second is too.
     for (const k of revoked) revocations[keyUserKey(this.opts.accountSeed, k.id).publicKey] = Math.ceil(k.revokedAt.getTime() / 1000);
-    const { jwt } = ownerAccountJwt({ trust: this.trust, accountSeed: this.opts.accountSeed, owner, revocations, now });
+    const { jwt } = ownerAccountJwt({ trust: this.trust, accountSeed: this.opts.accountSeed, owner, revocations, now, replicas: this.opts.replicas });
     const nc = await this.systemConnection();
     const answer = await nc.request("$SYS.REQ.CLAIMS.UPDATE", jwt, { timeout: TIMEOUT_MS }).catch((err: unknown) => {
       throw new UnavailableError(`NATS did not take the account of owner "${owner}": ${String(err)}`);
