@@ -122,4 +122,32 @@ describe("a task driven by the controller", () => {
     expect(progress.at(-1)).toBe(1);
     await page.close();
   });
+
+  it("with explore.tabs on, links are read and judged in background tabs: the user's tab stays, the losers close, the winner's tab shows the invoice", async () => {
+    const [def] = await e.client.list({ schema_name: "agent.def.v1", tag: ["agent:task-helper"] });
+    await e.client.patch(def!.id, def!.version, { context: { ...def!.context, explore: { beam: 3, depth: 3, tabs: true } } });
+    await waitFor(() => e.runner.agents().find((a) => a.def.agent_id === "task-helper")?.def.explore?.tabs === true, { message: "task-helper exploring in tabs" });
+    const modelBefore = e.fake.requests.length;
+    // Signed in since the test above (the site keeps it in localStorage).
+    const page = await openForAgent(e, "site/home.html", "Welcome back");
+    const session = await chat(panel, "Download last month's invoice");
+    const answer = await agentAnswer(e, session, (b) => b.context.final === true, 60_000);
+    const month = lastMonth();
+    expect(answer.context.content).toBe(`Done: download ${month.label}.`);
+    expect(new URL(page.url()).pathname).toBe("/site/home.html");
+    await waitFor(() => e.context.pages().find((p) => p.url().endsWith(`/site/invoice.html?month=${month.iso}`)), { message: "the invoice in the winner's tab" });
+    expect(e.context.pages().filter((p) => /\/site\/(account|billing|invoices)\.html/.test(p.url()))).toEqual([]);
+    expect(e.fake.requests.length - modelBefore).toBe(0);
+
+    const final = (await taskOf(session))!.context as unknown as TaskVersion;
+    expect(final).toMatchObject({ status: "succeeded", progress: 1, model_calls: 0 });
+    const calls = final.history.map((h) => h.call.action);
+    expect(calls).not.toContain("open");
+    expect(calls.filter((a) => a === "click")).toHaveLength(1); // only the invoice's link
+    expect(calls.filter((a) => a === "tab_new")).toHaveLength(3);
+    expect(calls.filter((a) => a === "tab_close")).toHaveLength(2);
+    expect(calls).toContain("tab_switch");
+    expect(final.history.filter((h) => h.call.action === "tab_new").every((h) => h.call.params?.active === false)).toBe(true);
+    expect(final.site_graph!.nodes.find((n) => n.state === "goal")).toMatchObject({ url: e.url("site/invoices.html"), depth: 3 });
+  });
 });

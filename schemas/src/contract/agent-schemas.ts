@@ -44,6 +44,8 @@ export const agentDefContextSchema = z.looseObject({
     .looseObject({
       beam: z.number().int().min(EXPLORE_LIMITS.beam.min).max(EXPLORE_LIMITS.beam.max).optional(),
       depth: z.number().int().min(EXPLORE_LIMITS.depth.min).max(EXPLORE_LIMITS.depth.max).optional(),
+      /** Explore in background tabs (read each link, open it inactive, judge it, close it) instead of in the task's own tab. */
+      tabs: z.boolean().optional(),
     })
     .optional(),
   /** Model calls one controlled task may make (default 2): the model is asked only when no skill matches. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TASK_SKILLS, taskContextSchema, type Pcd, type TaskSkill, type TaskStatus } from "@crumbs/schemas";
 import { advance, applyModelChoice, applyScout, startTask, type ControlledTask, type ControllerConfig, type Next, type ScoutCandidate } from "./controller.ts";
-import { fakeBrowser, fakeSitePages } from "./fake-site.ts";
+import { fakeBrowser, fakeSitePages, type FakeBrowser } from "./fake-site.ts";
 import { monthOf, parseGoal, relevance } from "./goal.ts";
 import { judgePage } from "./predicates.ts";
 import { fillForm, login, openItem, paginate, search, type QueryAnswer } from "./skills.ts";
@@ -32,12 +32,12 @@ interface Run {
 /** Runs a task to its end on the fake site; `model` answers when the controller asks. */
 function run(
   goal: string,
-  start: string,
+  start: string | FakeBrowser,
   cfg = config(),
   model?: (task: ControlledTask, pcd: Pcd) => Parameters<typeof applyModelChoice>[2],
   scout?: (answers: QueryAnswer[]) => ScoutCandidate[],
 ): Run {
-  const browser = fakeBrowser(start, MONTHS);
+  const browser = typeof start === "string" ? fakeBrowser(start, MONTHS) : start;
   let { task, next } = startTask(ids, goal, NOW);
   const statuses: TaskStatus[] = [task.status];
   const progress: number[] = [task.progress];
@@ -227,5 +227,21 @@ describe("a task on the account site", () => {
     expect(click.alternatives?.[0]).toMatch(/^ref e22/);
     expect(r.task.slots.item).toMatchObject({ source: "scout", ref: "e21", confidence: 0.9 });
     expect(r.task.history.find((h) => h.call.action === "click")!.url).toBe("http://site.test/invoice.html?month=2026-10");
+  });
+  it("explores in background tabs when asked: each link read, opened inactive, judged, closed; the winner's tab kept and shown", () => {
+    const browser = fakeBrowser("/home.html", MONTHS);
+    const r = run("download last month's invoice", browser, config(TASK_SKILLS, { tabs: true }));
+    expect(r.last, r.task.message).toMatchObject({ kind: "done", status: "succeeded" });
+    expect(r.task.model_calls).toBe(0);
+    // The user's tab never left home; the invoice opened in the tab exploration found Invoices in.
+    const open = browser.tabs();
+    expect(open.get(1)).toBe("/home.html");
+    expect([...open.values()]).toEqual(["/home.html", "/invoice.html?month=2026-10"]);
+    const actions = browser.calls.map((c) => c.call.action);
+    expect(actions.filter((a) => a === "click").length).toBe(1); // only the invoice itself is clicked
+    expect(actions.filter((a) => a === "tab_new").length).toBe(actions.filter((a) => a === "tab_close").length + 1);
+    expect(browser.calls.filter((c) => c.call.action === "tab_new").every((c) => c.call.params.active === false)).toBe(true);
+    expect(actions).toContain("tab_switch");
+    expect(r.task.site_graph!.nodes.find((n) => n.state === "goal")).toMatchObject({ url: "http://site.test/invoices.html", depth: 3 });
   });
 });

@@ -42,6 +42,12 @@ export interface ControllerConfig {
   explore?: boolean;
   /** Ask the scout (a read-only model call) when a query leaves the element to act on ambiguous. */
   scout?: boolean;
+  /**
+   * Explore in background tabs: each candidate's link is read (`get` href), opened with `tab_new`
+   * inactive, perceived there and closed; the winner's tab is switched to. Off: navigate and go back
+   * in the task's own tab.
+   */
+  tabs?: boolean;
 }
 
 export interface Call {
@@ -59,7 +65,21 @@ export interface Emit {
   /** The target as resolved, for the step record. */
   selector?: string;
   /** What this call is for, when not a plan step's: perceiving, or a move of exploration. */
-  purpose: "perceive" | "verify" | "plan" | "explore-return" | "explore-click" | "explore-arrive" | "model";
+  purpose:
+    | "perceive"
+    | "verify"
+    | "plan"
+    | "explore-return"
+    | "explore-click"
+    | "explore-arrive"
+    | "explore-tabs"
+    | "explore-href"
+    | "explore-open"
+    | "explore-close"
+    | "explore-win"
+    | "model";
+  /** The tab it runs on, when not the session's current one (exploring in background tabs). */
+  tab_id?: number;
 }
 
 export interface Outcome {
@@ -87,6 +107,8 @@ export interface Candidate {
   role: string;
   depth: number;
   score: number;
+  /** The link's address, read before it is opened in a background tab. */
+  url?: string;
 }
 
 /** The controller's own bookkeeping, kept in the task context (`controller`) so any replica resumes it. */
@@ -102,7 +124,20 @@ export interface ControllerState {
   at_goal?: boolean;
   /** A model's single step is in the plan: think again after it. */
   last_plan_skill?: string;
-  explore?: { frontier: Candidate[]; at?: string; target?: Candidate; visits: number; next_id: number };
+  explore?: {
+    frontier: Candidate[];
+    at?: string;
+    target?: Candidate;
+    visits: number;
+    next_id: number;
+    /** Background tabs: the task's own tab, each open node's tab, links whose href is still to read, the node whose tab closes next. */
+    main?: number;
+    tabs?: Record<string, number>;
+    hrefs?: string[];
+    reading?: string;
+    closing?: string;
+    won?: boolean;
+  };
   /**
    * What a plan step needs beyond the contract's fields, by step id: a verify step's expectation, a
    * click bound to the query before it. Kept here because the contract's plan steps are strict.
@@ -322,6 +357,14 @@ function think(task: ControlledTask, pcd: Pcd, config: ControllerConfig, goal: G
     task.status = "executing";
     return runNext(task, goal, now);
   };
+  const goalTab = s.explore?.at !== undefined ? s.explore.tabs?.[s.explore.at] : undefined;
+  if (s.at_goal && config.tabs && s.explore && !s.explore.won && goalTab !== undefined) {
+    // The winner is kept: its tab becomes the task's current tab, and the page is read there again.
+    s.explore.won = true;
+    delete s.explore.tabs![s.explore.at!];
+    task.status = "exploring";
+    return emit(task, { call: { action: "tab_switch", params: { tab_id: goalTab }, risk: "low" }, purpose: "explore-win", selector: `tab ${goalTab}`, tab_id: goalTab });
+  }
   if (s.at_goal) {
     if (goal.intent === "navigate") return finish(task, "succeeded", `Reached ${pcd.title || pcd.url}.`, now);
     if (enabled(goal.finalSkill)) {
@@ -361,7 +404,12 @@ function recordNode(task: ControlledTask, pcd: Pcd, score: number): void {
   const seen = g.nodes.find((n) => n.url === pcd.url && n.state !== "frontier");
   const node = g.nodes.find((n) => n.id === t.node);
   if (seen && seen.id !== t.node) {
-    // Another way to a page already seen: the edge goes there, the candidate adds nothing.
+    // Another way to a page already seen: the edge goes there, the candidate adds nothing (its
+    // background tab, if any, now stands for the page seen, and closes after it is read).
+    if (ex.tabs?.[t.node] !== undefined) {
+      ex.tabs[seen.id] = ex.tabs[t.node]!;
+      delete ex.tabs[t.node];
+    }
     g.nodes = g.nodes.filter((n) => n.id !== t.node);
     g.edges = g.edges.map((e) => (e.to === t.node ? { ...e, to: seen.id } : e));
     ex.at = seen.id;
@@ -391,7 +439,9 @@ function exploreStep(task: ControlledTask, pcd: Pcd, config: ControllerConfig, g
   const ex = s.explore;
   const here = g.nodes.find((n) => n.id === ex.at);
   if (here && here.depth < config.depth) {
-    const tried = new Set(g.edges.filter((e) => e.from === here.id).map((e) => e.label));
+    // A label already followed from here, or one that led to a page already judged, is not tried again.
+    const judged = new Set(g.nodes.filter((n) => n.state === "visited" || n.state === "goal").map((n) => n.id));
+    const tried = new Set(g.edges.filter((e) => e.from === here.id || judged.has(e.to)).map((e) => e.label));
     const links = pcd.actions
       .filter((a) => a.kind === "navigate" && !tried.has(a.label))
       .map((a) => ({ a, r: relevance(a.label, goal.objectWords) }))
@@ -417,6 +467,37 @@ function exploreStep(task: ControlledTask, pcd: Pcd, config: ControllerConfig, g
       }
     }
   }
+  if (config.tabs) {
+    // Read the new candidates' addresses while their page is open, then close its background tab.
+    ex.hrefs = ex.frontier.filter((c) => c.parent === here?.id && !c.url).map((c) => c.node);
+    if (here && ex.tabs?.[here.id] !== undefined) ex.closing = here.id;
+    if (ex.main === undefined) return emit(task, { call: { action: "tab_list", params: {}, risk: "low" }, purpose: "explore-tabs", selector: "the task's tabs" });
+    return nextHref(task, config, now);
+  }
+  return visitNext(task, config, now);
+}
+
+/** Background tabs: the next candidate's href, or the parent's tab closed, or the next visit. */
+function nextHref(task: ControlledTask, config: ControllerConfig, now: Date): Next {
+  const ex = task.controller.explore!;
+  for (let id = ex.hrefs?.shift(); id !== undefined; id = ex.hrefs?.shift()) {
+    const c = ex.frontier.find((f) => f.node === id);
+    if (!c) continue;
+    const tab = ex.tabs?.[c.parent] ?? ex.main;
+    ex.reading = c.node;
+    return emit(task, {
+      call: { action: "get", params: { selector: { role: c.role, name: c.label, nameMode: "exact" }, what: "attribute", name: "href" }, risk: "low" },
+      purpose: "explore-href",
+      selector: `${c.role} "${c.label}"`,
+      ...(tab === undefined ? {} : { tab_id: tab }),
+    });
+  }
+  if (ex.closing !== undefined) {
+    const tab = ex.tabs?.[ex.closing];
+    delete ex.tabs?.[ex.closing];
+    delete ex.closing;
+    if (tab !== undefined) return emit(task, { call: { action: "tab_close", params: { tab_id: tab }, risk: "low" }, purpose: "explore-close", selector: `tab ${tab}`, tab_id: tab });
+  }
   return visitNext(task, config, now);
 }
 
@@ -432,6 +513,18 @@ function visitNext(task: ControlledTask, config: ControllerConfig, now: Date): N
     }
     ex.frontier = [];
     return askModel(task, undefined, config, now, "exploration found no page for the goal");
+  }
+  if (config.tabs) {
+    const seen = best.url === undefined || g.nodes.some((n) => n.url === best.url && n.state !== "frontier");
+    if (seen) {
+      // No address to open, or a page already judged: nothing to learn there.
+      const n = g.nodes.find((x) => x.id === best.node);
+      if (n) n.state = "pruned";
+      return visitNext(task, config, now);
+    }
+    ex.visits++;
+    ex.target = best;
+    return emit(task, { call: { action: "tab_new", params: { url: best.url, active: false }, risk: "low" }, purpose: "explore-open", selector: best.url });
   }
   ex.visits++;
   ex.target = best;
@@ -556,6 +649,44 @@ function decide(task: ControlledTask, pending: Emit, o: Outcome, pcd: Pcd | unde
       for (const p of task.plan) if (p.status === "running" && p.call === "confirm") p.status = "done";
       return runNext(task, goal, now, answers);
     }
+    case "explore-tabs": {
+      const ex = s.explore!;
+      const tabs = ((o.data as { tabs?: Array<{ tab_id?: number; active?: boolean }> } | undefined)?.tabs ?? []).filter((t) => typeof t.tab_id === "number");
+      ex.main = (tabs.find((t) => t.active) ?? tabs[0])?.tab_id ?? -1;
+      return nextHref(task, config, now);
+    }
+    case "explore-href": {
+      const ex = s.explore!;
+      const c = ex.frontier.find((f) => f.node === ex.reading);
+      delete ex.reading;
+      const href = (o.data as { value?: unknown } | undefined)?.value;
+      const parent = task.site_graph?.nodes.find((n) => n.id === c?.parent);
+      let url: string | undefined;
+      try {
+        url = o.ok && typeof href === "string" && parent ? new URL(href, parent.url).href : undefined;
+      } catch {
+        url = undefined;
+      }
+      if (c && url && /^https?:/.test(url)) c.url = url.split("#")[0];
+      return nextHref(task, config, now);
+    }
+    case "explore-close":
+      return visitNext(task, config, now);
+    case "explore-open": {
+      const ex = s.explore!;
+      const tab = (o.data as { tab_id?: unknown } | undefined)?.tab_id;
+      if (!o.ok || typeof tab !== "number" || !ex.target) {
+        const n = task.site_graph?.nodes.find((x) => x.id === ex.target?.node);
+        if (n) n.state = "pruned";
+        delete ex.target;
+        return visitNext(task, config, now);
+      }
+      ex.tabs = { ...(ex.tabs ?? {}), [ex.target.node]: tab };
+      return emit(task, { call: PERCEIVE, purpose: "explore-arrive", selector: "the page", tab_id: tab });
+    }
+    case "explore-win":
+      if (!o.ok) return finish(task, "failed", `The goal page's tab could not be shown: ${o.message ?? o.code ?? "error"}`, now);
+      return emit(task, { call: PERCEIVE, purpose: "perceive", selector: "the page" });
     case "explore-return": {
       const t = s.explore?.target;
       if (!t) return emit(task, { call: PERCEIVE, purpose: "perceive", selector: "the page" });

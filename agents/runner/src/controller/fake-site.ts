@@ -85,6 +85,10 @@ const LINKS: Record<string, string> = {
 
 export interface FakeBrowser {
   run(e: Emit): Outcome;
+  /** Runs a call in the tab `path` is set to (run picks it). */
+  inTab(e: Emit): Outcome;
+  /** The path each open tab shows. */
+  tabs(): Map<number, string>;
   path(): string;
   calls: Emit[];
 }
@@ -92,6 +96,12 @@ export interface FakeBrowser {
 /** A browser on the fake site: clicks by ref or role selector, open, fill, query, snapshot with pcd. */
 export function fakeBrowser(startPath: string, months: { label: string; iso: string }[], opts: { signedIn?: boolean } = {}): FakeBrowser {
   const pages = fakeSitePages(months);
+  // Tabs as the extension keeps them for a session: actions without tab_id go to the session's
+  // current tab, the last one it opened or switched to.
+  const tabs = new Map<number, string>([[1, startPath]]);
+  let current = 1;
+  let shown = 1;
+  let nextTab = 2;
   let path = startPath;
   let signedIn = opts.signedIn ?? startPath !== "/login.html";
   let typed = "";
@@ -126,9 +136,18 @@ export function fakeBrowser(startPath: string, months: { label: string; iso: str
   const fail = (code: string, message: string): Outcome => ({ ...ok(), ok: false, code, message });
   return {
     calls,
-    path: () => path,
+    path: () => tabs.get(current) ?? "",
+    tabs: () => new Map(tabs),
     run(e) {
       calls.push(e);
+      const tab = e.tab_id ?? current;
+      if (!tabs.has(tab)) return fail("not_found", `no tab with id ${tab}`);
+      path = tabs.get(tab)!;
+      const out = this.inTab(e);
+      if (tabs.has(tab)) tabs.set(tab, path);
+      return out;
+    },
+    inTab(e: Emit): Outcome {
       const p = e.call.params;
       const cur = pcdNow();
       switch (e.call.action) {
@@ -162,6 +181,30 @@ export function fakeBrowser(startPath: string, months: { label: string; iso: str
           if (!action) return fail("not_found", `no element ${ref ?? name}`);
           const to = LINKS[action.label];
           return to ? ok(go(to)) : ok();
+        }
+        case "get": {
+          const name = (p.selector as { name?: string } | undefined)?.name;
+          const action = cur.actions.find((a) => a.label === name);
+          if (!action) return fail("not_found", `no element ${name}`);
+          return ok(false, { name: "href", value: LINKS[action.label]?.slice(1) ?? null });
+        }
+        case "tab_list":
+          return ok(false, { tabs: [...tabs].map(([id, at]) => ({ tab_id: id, url: `${ORIGIN}${at}`, active: id === shown })) });
+        case "tab_new": {
+          const id = nextTab++;
+          const to = new URL(String(p.url));
+          tabs.set(id, signedIn ? to.pathname + to.search : "/login.html");
+          current = id;
+          if (p.active !== false) shown = id;
+          return ok(false, { tab_id: id, url: `${ORIGIN}${tabs.get(id)}`, active: p.active !== false });
+        }
+        case "tab_switch":
+          current = shown = Number(p.tab_id);
+          return ok(false, { tab_id: current });
+        case "tab_close": {
+          tabs.delete(Number(p.tab_id));
+          if (!tabs.has(current)) current = shown = 1;
+          return ok(false, { closed: Number(p.tab_id) });
         }
         default:
           return ok();

@@ -33,6 +33,7 @@ export function controllerConfigOf(def: AgentDefContext): ControllerConfig | und
     maxModelCalls: def.max_model_calls ?? DEFAULT_MAX_MODEL_CALLS,
     maxCalls: MAX_CONTROLLED_CALLS,
     scout: def.scout === true,
+    tabs: def.explore?.tabs === true,
   };
 }
 
@@ -230,6 +231,7 @@ async function writeAction(ctx: Ctx, taskBreadcrumb: string, e: Emit): Promise<v
         target_extension: ctx.extension,
         request_id: requestIdFor(key),
         risk: e.call.risk ?? "medium",
+        ...(e.tab_id === undefined ? {} : { tab_id: e.tab_id }),
         task,
       },
     },
