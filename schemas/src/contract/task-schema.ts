@@ -56,7 +56,7 @@ export const TASK_LIMITS = {
  * The runner's deterministic skills, by the name an agent definition opts into (`skills` of
  * agent.def.v1). Each matches the page capability view, binds its slots and plans 2-5 steps.
  */
-export const TASK_SKILLS = ["login", "search", "fill_form", "paginate", "navigate_menu", "open_item"] as const;
+export const TASK_SKILLS = ["login", "search", "fill_form", "paginate", "navigate_menu", "open_item", "checkout"] as const;
 export type TaskSkill = (typeof TASK_SKILLS)[number];
 /** Exploration's bounds: candidate pages kept per depth (beam), and how many clicks from the start (depth). */
 export const EXPLORE_LIMITS = { beam: { min: 1, max: 5, default: 3 }, depth: { min: 1, max: 4, default: 3 } } as const;

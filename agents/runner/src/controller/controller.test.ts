@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { TASK_SKILLS, taskContextSchema, type Pcd, type TaskSkill, type TaskStatus } from "@crumbs/schemas";
-import { advance, applyModelChoice, applyScout, startTask, type ControlledTask, type ControllerConfig, type Next, type ScoutCandidate } from "./controller.ts";
+import { advance, applyModelChoice, applyScout, startTask, type ControlledTask, type ControllerConfig, type Emit, type Next, type Outcome, type ScoutCandidate } from "./controller.ts";
 import { fakeBrowser, fakeSitePages, type FakeBrowser } from "./fake-site.ts";
 import { monthOf, parseGoal, relevance } from "./goal.ts";
 import { judgePage } from "./predicates.ts";
@@ -243,5 +243,50 @@ describe("a task on the account site", () => {
     expect(browser.calls.filter((c) => c.call.action === "tab_new").every((c) => c.call.params.active === false)).toBe(true);
     expect(actions).toContain("tab_switch");
     expect(r.task.site_graph!.nodes.find((n) => n.state === "goal")).toMatchObject({ url: "http://site.test/invoices.html", depth: 3 });
+  });
+  it("checkout goes from the cart to the form, fills what the goal gives, and places the order only after the user approves", () => {
+    const shop = "http://shop.test";
+    const cart: Pcd = { url: `${shop}/cart`, origin: shop, title: "Cart", loginState: "in", landmarks: [], forms: [], collections: [], actions: [{ ref: "e5", label: "Checkout", role: "button" }] };
+    const form: Pcd = {
+      ...cart,
+      url: `${shop}/checkout`,
+      title: "Checkout",
+      actions: [],
+      forms: [
+        {
+          id: "f1",
+          purpose: "checkout",
+          fields: [
+            { ref: "e1", label: "Full name", type: "text" },
+            { ref: "e2", label: "Email", type: "email" },
+            { ref: "e3", label: "Card number", type: "text", secret: true },
+          ],
+          submit: { ref: "e4", label: "Place order" },
+        },
+      ],
+    };
+    const placed: Pcd = { ...cart, url: `${shop}/thanks`, title: "Order placed", actions: [] };
+    let at = cart;
+    const sent: Emit[] = [];
+    const outcome = (data?: unknown): Outcome => ({ ok: true, started_at: NOW.toISOString(), duration_ms: 5, ...(data ? { data } : {}), observation: { url: at.url, title: at.title, url_changed: false } });
+    const started = startTask(ids, "check out with name: Ada Lovelace, email: ada@example.test", NOW);
+    const task = started.task;
+    let next = started.next;
+    while (next.kind === "act") {
+      sent.push(next.emit);
+      const { action, params } = next.emit.call;
+      if (action === "click" && params.ref === "e5") at = form;
+      if (action === "click" && params.ref === "e4") {
+        expect(task.status).toBe("awaiting_user");
+        expect(task.message).toBe("Fill in Card number in the page, then approve placing the order");
+        at = placed;
+      }
+      next = advance(task, outcome(action === "snapshot" ? { pcd: at } : undefined), config(), NOW);
+    }
+    expect(next, task.message).toMatchObject({ kind: "done", status: "succeeded", message: "Done: place the order." });
+    const acts = sent.filter((e) => e.call.action !== "snapshot").map((e) => `${e.call.action} ${String(e.call.params.ref)} ${e.call.risk}`);
+    expect(acts).toEqual(["click e5 medium", "fill e1 medium", "fill e2 medium", "click e4 high"]);
+    expect(JSON.stringify(sent)).not.toContain('"ref":"e3","value"');
+    expect(task.skills_used).toEqual(["checkout"]);
   });
 });

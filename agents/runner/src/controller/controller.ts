@@ -124,6 +124,8 @@ export interface ControllerState {
   at_goal?: boolean;
   /** A model's single step is in the plan: think again after it. */
   last_plan_skill?: string;
+  /** The last plan only leads toward the goal's skill (checkout's way to the form): think again after it. */
+  last_plan_partial?: boolean;
   explore?: {
     frontier: Candidate[];
     at?: string;
@@ -263,6 +265,7 @@ function adopt(task: ControlledTask, plan: SkillPlan): void {
   const s = task.controller;
   s.plans++;
   s.last_plan_skill = plan.skill;
+  s.last_plan_partial = plan.final === false;
   const steps: PlanStep[] = plan.steps.map((d: DraftStep, i) => ({
     id: `p${s.plans}s${i + 1}`,
     skill: plan.skill,
@@ -294,7 +297,7 @@ type RunStep = PlanStep;
 function runNext(task: ControlledTask, goal: Goal, now: Date, answers?: QueryAnswer[]): Next {
   const step = pendingSteps(task)[0] as RunStep | undefined;
   if (!step) {
-    if (task.controller.last_plan_skill === goal.finalSkill && task.controller.at_goal) {
+    if (task.controller.last_plan_skill === goal.finalSkill && !task.controller.last_plan_partial && task.controller.at_goal) {
       return finish(task, "succeeded", `Done: ${task.subgoal ?? task.goal}.`, now);
     }
     task.status = "planning";
@@ -614,7 +617,7 @@ function decide(task: ControlledTask, pending: Emit, o: Outcome, pcd: Pcd | unde
       if (pcd) {
         s.at_goal = s.at_goal || judgePage(pcd, task.goal_predicates).score >= 1;
         // A finished plan that is not the goal's: think again on the page it led to.
-        if (!pendingSteps(task).length && !(s.last_plan_skill === goal.finalSkill && s.at_goal)) return think(task, pcd, config, goal, now);
+        if (!pendingSteps(task).length && !(s.last_plan_skill === goal.finalSkill && !s.last_plan_partial && s.at_goal)) return think(task, pcd, config, goal, now);
       }
       return runNext(task, goal, now);
     }

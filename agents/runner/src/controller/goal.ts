@@ -5,7 +5,7 @@ import type { GoalPredicate, SlotBinding, TaskSkill } from "@crumbs/schemas";
 // 2026, from the injected clock), values given for slots (an email, `name: Ada`, a quoted query),
 // and the goal predicates that recognise the page where it can be done.
 
-export type Intent = "login" | "search" | "paginate" | "fill_form" | "open_item" | "navigate";
+export type Intent = "login" | "search" | "paginate" | "fill_form" | "open_item" | "navigate" | "checkout";
 
 export interface Goal {
   intent: Intent;
@@ -49,6 +49,7 @@ const FINAL_SKILL: Record<Intent, TaskSkill> = {
   fill_form: "fill_form",
   open_item: "open_item",
   navigate: "navigate_menu",
+  checkout: "checkout",
 };
 
 /** Lower case, plural and possessive endings off: "Invoices" and "invoice's" are "invoice". */
@@ -115,6 +116,7 @@ export function parseGoal(text: string, now: Date): Goal {
   let intent: Intent | undefined;
   let verb: string | undefined;
   if (/\bnext page\b|\bpage \d+\b|\bmore results\b/.test(lower)) intent = "paginate";
+  else if (/\bcheck ?out\b|\bbuy\b|\bpurchase\b|\bplace (?:the |my )?order\b/.test(lower)) intent = "checkout";
   for (const t of tokens) {
     if (intent) break;
     const v = VERBS[t];
@@ -132,7 +134,7 @@ export function parseGoal(text: string, now: Date): Goal {
     ...new Set(
       tokens
         .filter((t) => !STOP.has(t) && !VERBS[t] && !EMAIL.test(t) && !itemSet.has(t) && !/^\d+$/.test(t) && !MONTHS.includes(t))
-        .filter((t) => !/^(log|sign|in|up|as|for|look)$/.test(t))
+        .filter((t) => !/^(log|sign|in|up|as|for|look|check|out|checkout|buy|purchase|place|order)$/.test(t))
         .map(stem)
         .filter((t) => t.length > 1),
     ),
@@ -148,6 +150,7 @@ export function parseGoal(text: string, now: Date): Goal {
   else if (intent === "search") predicates.push({ kind: "form", purpose: "search" });
   else if (intent === "fill_form") predicates.push({ kind: "form", ...(objectWords.length ? { words: objectWords.slice(0, 6) } : {}) });
   else if (intent === "paginate") predicates.push({ kind: "action", words: ["next"] });
+  else if (intent === "checkout") predicates.push({ kind: "form", purpose: "checkout" }, { kind: "action", words: ["checkout"] });
   else if (objectWords.length) {
     predicates.push({ kind: "collection", words: objectWords.slice(0, 6), ...(itemWords.length ? { fields: itemWords } : {}) });
     if (intent === "navigate") predicates.push({ kind: "text", words: objectWords.slice(0, 6) });

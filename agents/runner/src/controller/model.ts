@@ -16,6 +16,7 @@ const SKILL_HELP: Record<TaskSkill, string> = {
   paginate: "Go to the next page of a list.",
   navigate_menu: "Open the menu link whose label names the goal's object.",
   open_item: "On a page listing the goal's items, find one item and open or download it (slots: item).",
+  checkout: "Go from the cart to the checkout form, fill what the goal gives and place the order once the user approves (slots: one per field label).",
 };
 
 const SKILL_PREFIX = "skill_";

@@ -29,6 +29,8 @@ export interface DraftStep {
 
 export interface SkillPlan {
   skill: TaskSkill;
+  /** False: a plan that leads toward the goal's skill without finishing it (checkout's way to the form). */
+  final?: false;
   confidence: number;
   subgoal: string;
   slots: Record<string, SlotBinding>;
@@ -188,6 +190,44 @@ export function openItem({ pcd, goal }: SkillInput): SkillPlan | undefined {
   };
 }
 
+const TO_CHECKOUT = /^(proceed to |go to )?check ?out$/i;
+
+/**
+ * Check out up to the user's confirmation: from a cart, the way to the checkout form; on the form,
+ * the fields the goal gives values for (never a card number or code: the user types those), then
+ * the order is placed only once the user approves it.
+ */
+export function checkout({ pcd, goal, slots }: SkillInput): SkillPlan | undefined {
+  const form = pcd.forms.find((f) => f.purpose === "checkout" && f.submit);
+  const confidence = goal.intent === "checkout" ? 0.9 : 0.3;
+  if (form?.submit) {
+    const fills = form.fields.flatMap((f) => {
+      const bound = slotFor(f, slots);
+      return bound ? [{ f, name: bound[0], b: bound[1] }] : [];
+    });
+    const secret = form.fields.find((f) => !typable(f));
+    const steps: DraftStep[] = fills.slice(0, 3).map(({ f, b }) => ({ call: "fill", params: { ref: f.ref, value: b.value }, label: `Fill ${f.label}`, risk: "medium" as const }));
+    const ask = secret ? `Fill in ${secret.label || "the payment details"} in the page, then approve placing the order` : "Approve placing the order";
+    steps.push({ call: "confirm", label: ask, risk: "high" });
+    steps.push({ call: "click", params: { ref: form.submit.ref }, label: `Place the order: ${form.submit.label}`, risk: "high" });
+    steps.push(verify("Check that the order was placed", { kind: "url_changed", from_url: pcd.url }));
+    return { skill: "checkout", confidence, subgoal: "place the order", slots: Object.fromEntries(fills.map(({ f, name, b }) => [name, { ...b, ref: f.ref }])), steps: steps.slice(0, 5) };
+  }
+  const go = pcd.actions.find((a) => TO_CHECKOUT.test(a.label.trim()));
+  if (!go) return undefined;
+  return {
+    skill: "checkout",
+    final: false,
+    confidence,
+    subgoal: "go to checkout",
+    slots: {},
+    steps: [
+      { call: "click", params: { ref: go.ref }, label: `Click ${go.label}`, risk: "medium" },
+      verify("Check that the checkout opened", { kind: "url_changed", from_url: pcd.url }),
+    ],
+  };
+}
+
 export const SKILLS: Record<TaskSkill, (input: SkillInput) => SkillPlan | undefined> = {
   login,
   search,
@@ -195,6 +235,7 @@ export const SKILLS: Record<TaskSkill, (input: SkillInput) => SkillPlan | undefi
   paginate,
   navigate_menu: navigateMenu,
   open_item: openItem,
+  checkout,
 };
 
 /** Whether the page shows what a verify step expects, judged on the page perceived after the step. */
