@@ -9,6 +9,15 @@ import { defineConfig } from "vitest/config";
 // LOG_LEVEL says otherwise. Test processes and the CLIs they spawn inherit it; a test that reads the
 // access log sets LOG_LEVEL=info for the process it starts.
 process.env.LOG_LEVEL ??= "warn";
+// Tests bound engine work in units; the wall-clock deadlines (a 15 ms llm-view transform, a 1.5 s
+// request) can fire on a busy machine in work that is fine, so tests run without them and the
+// bench measures time (schemas/src/budget.ts). Test processes and the APIs they spawn inherit it.
+process.env.CRUMBS_WORK_DEADLINES ??= "off";
+
+// Every project fails a test that ran no expect(): one whose assertions sit in a callback that
+// never ran would otherwise pass with nothing checked. Inline projects do not inherit the root's
+// test options, so each one spreads this.
+const shared = { expect: { requireAssertions: true } };
 
 export default defineConfig({
   test: {
@@ -18,6 +27,7 @@ export default defineConfig({
     projects: [
       {
         test: {
+          ...shared,
           name: "unit",
           include: ["{services,extension,agents,schemas,libs,bench}/**/src/**/*.test.ts", "bench/{lib,suites}/**/*.test.ts", "scripts/**/*.test.ts"],
           exclude: ["**/node_modules/**", "**/dist/**"],
@@ -25,6 +35,7 @@ export default defineConfig({
       },
       {
         test: {
+          ...shared,
           name: "integration",
           include: ["{services,extension,agents,schemas,libs}/**/test/**/*.test.ts"],
           exclude: ["**/node_modules/**", "**/dist/**", "services/dashboard/test/**", "extension/test/**"],
@@ -35,6 +46,7 @@ export default defineConfig({
       },
       {
         test: {
+          ...shared,
           name: "browser",
           include: ["extension/test/**/*.test.ts", "services/dashboard/test/**/*.test.ts"],
           exclude: ["**/node_modules/**", "**/dist/**"],

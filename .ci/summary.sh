@@ -2,8 +2,9 @@
 # Usage: .ci/summary.sh OUTPUT_FILE STATUS
 # The summary and exit decision of .ci/run, apart so it can be tested on fixture outputs
 # (libs/testkit/test/ci-summary.test.ts). OUTPUT_FILE holds what `npm ci && npm test` printed,
-# STATUS its exit code. Prints one line `tests: N passed, N failed, N skipped` and exits non-zero
-# when the run failed: a non-zero STATUS, a summary with failures, or no summary at all.
+# STATUS its exit code. Prints one line `tests: N passed, N failed, N skipped, N flaky` and exits
+# non-zero when the run failed: a non-zero STATUS, a summary with failures or flaky tests (passed
+# only on a retry), or no summary at all.
 set -euo pipefail
 output=$1
 status=$2
@@ -14,8 +15,9 @@ summary=$(sed 's/\x1b\[[0-9;]*m//g' "$output" | grep -E '^tests: [0-9]+ passed, 
 if [ -n "$summary" ]; then
   echo "$summary"
 else
-  echo "tests: 0 passed, 1 failed, 0 skipped (npm ci or npm test stopped before the tests ran; see above)"
+  echo "tests: 0 passed, 1 failed, 0 skipped, 0 flaky (npm ci or npm test stopped before the tests ran; see above)"
   [ "$status" -eq 0 ] && status=1
 fi
 if [ "$status" -eq 0 ] && ! grep -qE ', 0 failed' <<<"$summary"; then status=1; fi
+if [ "$status" -eq 0 ] && grep -qE ', [1-9][0-9]* flaky' <<<"$summary"; then status=1; fi
 exit "$status"

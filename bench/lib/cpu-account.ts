@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import type postgres from "postgres";
+import { threadSchedMs } from "@crumbs/testkit";
 
 /**
  * Where a phase's CPU went, read from /proc: the API process, all of Postgres, and the machine's
@@ -36,21 +37,8 @@ export function mainThreadCpuMs(pid: number): number {
   return f ? ticksToMs(Number(f[11]) + Number(f[12])) : 0;
 }
 
-/**
- * A thread's time on a CPU and its time runnable but waiting for one, so far, in ms, from
- * /proc/<pid>/task/<tid>/schedstat (nanoseconds); undefined where the kernel does not keep it.
- * The wait is what a serial thread loses to the machine's other work: CPU time alone cannot tell
- * a thread that has nothing to do from one that is never scheduled.
- */
-export function threadSchedMs(pid: number, tid = pid): { runMs: number; waitMs: number } | undefined {
-  try {
-    const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").trim().split(" ").map(Number);
-    if (!Number.isFinite(run) || !Number.isFinite(wait)) return undefined;
-    return { runMs: run! / 1e6, waitMs: wait! / 1e6 };
-  } catch {
-    return undefined;
-  }
-}
+// A thread's run and wait time lives in the testkit, which tests bound work with too.
+export { threadSchedMs };
 
 /**
  * CPU time of this process so far, in ms, with its children that have exited (cutime/cstime):

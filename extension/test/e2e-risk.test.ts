@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect } from "nats";
 import type { Page } from "playwright-core";
 import { ApiResponseError } from "@crumbs/schemas/api-errors";
+import { waitFor } from "@crumbs/testkit";
 import { act, refInPrompt, resultsFor, sendAction, waitResult } from "./e2e/actions.ts";
 import { actionEvent, agentAnswer, chat, openForAgent, startControlled } from "./e2e/control.ts";
 import type { E2E } from "./e2e/stack.ts";
@@ -20,7 +21,13 @@ afterAll(async () => {
   await e?.close();
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+interface Entry {
+  request_id: string;
+  session: string;
+  state: string;
+}
+/** The worker's inbox entries (extension/src/shared/state/inbox.ts) that match. */
+const entries = async (match: (x: Entry) => boolean) => ((await e.storage<Entry[]>("crumbs.inbox")) ?? []).filter(match);
 const signedIn = (page: Page) => page.locator("#out").innerText();
 const card = (requestId: string) => panel.locator(`.confirmation[data-request-id="${requestId}"]`);
 
@@ -37,7 +44,8 @@ describe("risk decided in the page", () => {
       await card(sent.request_id).waitFor({ timeout: 10_000 });
       expect(await card(sent.request_id).locator(".what").innerText()).toMatch(/^Submit the form 'Sign in' on 127\.0\.0\.1/);
       await page.locator("crumbs-highlight").waitFor({ state: "attached" }); // the element is shown to the user
-      await sleep(500);
+      // The worker holds it for the user: it has not run and will not until a decision.
+      expect(await entries((x) => x.request_id === sent.request_id)).toMatchObject([{ state: "awaiting_confirmation" }]);
       expect(await signedIn(page), p.action).toBe("");
       expect(await resultsFor(e, sent.request_id)).toHaveLength(0);
       await card(sent.request_id).locator("button.deny").click();
@@ -61,7 +69,7 @@ describe("risk decided in the page", () => {
     expect(await ask.locator(".what").innerText()).toBe("Click button 'Delete my account' on 127.0.0.1");
     const [action] = await e.client.list({ schema_name: "browser.action.v1", tag: [`session:${session}`] });
     expect(action!.context.risk).toBe("medium"); // what the runner wrote; the page raised it
-    await sleep(1_000);
+    expect(await entries((x) => x.session === session && x.state !== "done")).toMatchObject([{ state: "awaiting_confirmation" }]);
     expect(await page.locator("#status").innerText()).toBe("Account active");
     await ask.locator("button.approve").click();
     await page.getByText("Account deleted").waitFor({ timeout: 10_000 });
@@ -150,8 +158,13 @@ describe("only the bus commands the browser", () => {
       const page = await e.open("page2.html");
       const other = actionEvent("mallory", e.extensionId, { action: "click", params: { selector: { role: "button", name: "Press me" } }, target_extension: e.extensionId, request_id: "forged-1" });
       await nc.jetstream().publish(other.subject, other.data);
-      await sleep(1_500);
+      // The worker read it and said so in the activity log the user sees.
+      await waitFor(
+        async () => ((await e.storage<Array<{ text: string }>>("crumbs.activity")) ?? []).some((a) => a.text.startsWith("ignored an action: owned by mallory")),
+        { message: "the activity log's line for the forged action" },
+      );
       expect(await resultsFor(e, "forged-1")).toHaveLength(0);
+      expect(await entries((x) => x.request_id === "forged-1")).toEqual([]);
       expect(await page.evaluate(() => (window as { presses?: number }).presses ?? 0)).toBe(0);
     } finally {
       await nc.close();

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import postgres from "postgres";
+import { AckPolicy, connect, DeliverPolicy } from "nats";
 import type { Page } from "playwright-core";
-import { waitFor } from "@crumbs/testkit";
+import { STREAM_NAME } from "@crumbs/schemas";
+import { waitFor, waitForConsumerDrained } from "@crumbs/testkit";
 import { refInPrompt, sendAction, waitResult } from "./e2e/actions.ts";
 import { agentAnswer, chat, ofSession, openForAgent, startControlled } from "./e2e/control.ts";
 import type { E2E } from "./e2e/stack.ts";
@@ -19,7 +21,26 @@ afterAll(async () => {
   await e?.close();
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Every message in the CRUMBS stream, as text: what any subscriber of the bus could have read. */
+async function streamTexts(natsUrl: string): Promise<string[]> {
+  const nc = await connect({ servers: natsUrl });
+  try {
+    const jsm = await nc.jetstreamManager();
+    const info = await jsm.consumers.add(STREAM_NAME, { deliver_policy: DeliverPolicy.All, ack_policy: AckPolicy.None });
+    const consumer = await nc.jetstream().consumers.get(STREAM_NAME, info.name);
+    const texts: string[] = [];
+    while (texts.length < info.num_pending) {
+      const batch = await consumer.fetch({ max_messages: Math.min(info.num_pending - texts.length, 500), expires: 5_000 });
+      const before = texts.length;
+      for await (const m of batch) texts.push(m.string());
+      if (texts.length === before) throw new Error(`the stream gave ${texts.length} of ${info.num_pending} messages`);
+    }
+    await jsm.consumers.delete(STREAM_NAME, info.name);
+    return texts;
+  } finally {
+    await nc.close();
+  }
+}
 
 describe("stop", () => {
   it("Stop during a six-step task: no action runs after the click, the runner's task ends cancelled, all within 1 s", async () => {
@@ -40,6 +61,7 @@ describe("stop", () => {
     const actionsBefore = (await ofSession(e, "browser.action.v1", session)).length;
 
     const clicked = Date.now();
+    const inFlight = e.fake.requests.length;
     await task.locator("button.stop").dispatchEvent("click");
     const cancelled = await agentAnswer(e, session, (b) => b.context.status === "cancelled", 1_000);
     const tookMs = Date.now() - clicked;
@@ -51,7 +73,10 @@ describe("stop", () => {
     expect(cancel?.context).toMatchObject({ session_id: session, agent_id: "page-assistant", root: cancelled.context.in_reply_to });
 
     // The model's answer in flight at the click comes back and is not acted on; nothing runs later.
-    await sleep(2_000);
+    // Once the fake model has ended every request made by the click, and the runner has acked the
+    // action result that started that step (it acks after the step is done), the step is over.
+    await waitFor(() => e.fake.requests.slice(0, inFlight).every((r) => r.ended), { message: "the model call in flight at the click ended" });
+    await waitForConsumerDrained(e.nats.url, STREAM_NAME, "crumbs_runner_action_results");
     const clicks = await page.evaluate(() => (window as { clicks?: number[] }).clicks ?? []);
     expect(clicks.length).toBeLessThan(6);
     expect(clicks.every((t) => t < clicked)).toBe(true);
@@ -105,7 +130,8 @@ describe("secrets never enter the bus", () => {
 
     const sql = postgres(e.db.url, { max: 1, onnotice: () => {} });
     try {
-      for (const table of ["breadcrumbs", "breadcrumb_history", "outbox", "idempotency_keys"]) {
+      // The outbox is not scanned: the relay empties it. The stream is what the relay published.
+      for (const table of ["breadcrumbs", "breadcrumb_history", "idempotency_keys"]) {
         const [row] = await sql.unsafe(`select count(*)::int as n from ${table} t where t::text like $1`, [`%${secret}%`]);
         expect(row!.n, table).toBe(0);
       }
@@ -114,6 +140,16 @@ describe("secrets never enter the bus", () => {
     } finally {
       await sql.end();
     }
+    // Every event on the bus so far, the refused action's own `created` event included once the
+    // relay has published it.
+    const texts = await waitFor(
+      async () => {
+        const all = await streamTexts(e.nats.url);
+        return all.some((t) => t.includes(action!.id)) ? all : undefined;
+      },
+      { message: "the refused action's event in the stream" },
+    );
+    expect(texts.filter((t) => t.includes(secret))).toEqual([]);
 
     // The extension refuses too, for an action written past the runner (the last line): nothing typed.
     for (const [action, params] of [

@@ -87,6 +87,8 @@ export function bundleClient(entry: string): Promise<string> {
 export const GENERATED: Record<string, () => string> = {
   "typical-800.html": () => typicalPage(),
   "nodes-10000.html": () => hugePage(),
+  "nodes-20000.html": () => hugePage(20_000),
+  "list-4000.html": () => longList(4000),
   "long-table.html": () => longTable(),
   "long-list.html": () => longList(),
 };

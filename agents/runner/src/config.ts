@@ -1,6 +1,6 @@
 import { accessSync, constants } from "node:fs";
 import { z } from "zod";
-import { LOG_FORMATS, LOG_LEVELS } from "@crumbs/telemetry";
+import { ConfigError, LOG_FORMATS, LOG_LEVELS } from "@crumbs/telemetry";
 import { DEFAULT_MEMORY_TOKENS } from "./memory/fit.ts";
 
 const optionalUrl = z.url().optional();
@@ -78,16 +78,8 @@ export interface RunnerConfig {
   metricsHost?: string | undefined;
 }
 
-export class ConfigError extends Error {
-  override readonly name = "ConfigError";
-  readonly code = "invalid_config";
-  constructor(
-    message: string,
-    readonly variables: string[],
-  ) {
-    super(message);
-  }
-}
+/** A bad environment at start (every problem found): the one ConfigError of every app. */
+export { ConfigError };
 
 /** Parse the runner's environment once; a bad value names the variable. */
 export function loadRunnerConfig(
@@ -96,11 +88,7 @@ export function loadRunnerConfig(
   // Empty strings come from `FOO=` in compose files and mean "not set".
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = envSchema.safeParse(cleaned);
-  if (!parsed.success) {
-    const vars = parsed.error.issues.map((i) => String(i.path[0]));
-    const lines = parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message}`);
-    throw new ConfigError(`invalid runner configuration:\n  ${lines.join("\n  ")}`, vars);
-  }
+  if (!parsed.success) throw ConfigError.fromIssues(parsed.error.issues);
   const e = parsed.data;
   return {
     crumbsUrl: e.CRUMBS_URL,

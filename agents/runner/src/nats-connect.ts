@@ -15,13 +15,13 @@ export async function connectRunnerNats(opts: { natsUrl: string; natsCreds?: str
   try {
     return await connectNats(opts.natsUrl, "crumbs-runner", { creds: opts.natsCreds });
   } catch (err) {
-    if (err instanceof NatsCredsError) throw new ConfigError(`NATS_CREDS: ${err.message}`, ["NATS_CREDS"]);
+    if (err instanceof NatsCredsError) throw new ConfigError({ variable: "NATS_CREDS", message: err.message });
     const code = (err as { code?: unknown }).code;
     if (typeof code === "string" && AUTH_CODES.has(code)) {
       const why = opts.natsCreds
         ? `NATS at ${opts.natsUrl} refused the credentials in NATS_CREDS (${String(err)}): use the ${HOW} for this server`
         : `NATS at ${opts.natsUrl} requires credentials (${String(err)}): set NATS_CREDS to the ${HOW}`;
-      throw new ConfigError(why, ["NATS_CREDS"]);
+      throw new ConfigError({ variable: "NATS_CREDS", message: why });
     }
     const fix = "Start nats-server (or `crumbs start`, whose runner.creds `crumbs runner` then uses) or set NATS_URL.";
     throw unreachableError({ code: "nats_unreachable", service: "NATS", target: opts.natsUrl, variable: "NATS_URL", fix }, err) ?? err;

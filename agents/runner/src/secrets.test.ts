@@ -16,6 +16,7 @@ describe("secret targets", () => {
     expect(isSecretTarget("type", { selector: { role: "textbox", name: "Password" }, value: "x" }, known)).toBe(true);
     expect(isSecretTarget("fill", { selector: { css: "input[type=password]" }, value: "x" }, known)).toBe(true);
     expect(isSecretTarget("fill", { selector: { css: "[autocomplete=cc-number]" }, value: "x" }, known)).toBe(true);
+    expect(isSecretTarget("fill", { selector: { xpath: "//input[@type='password']" }, value: "x" }, known)).toBe(true);
   });
   it("lets other fields and other actions through", () => {
     expect(isSecretTarget("fill", { ref: "e3", value: "a@b.c" }, known)).toBe(false);

@@ -87,7 +87,7 @@ export function isSecretTarget(action: string, params: Record<string, unknown>, 
   if (ref && (known.refs.has(ref) || SECRET_NAME.test(known.names.get(ref) ?? ""))) return true;
   const sel = params.selector as Record<string, unknown> | undefined;
   if (sel && typeof sel === "object") {
-    const said = [sel.name, sel.text, sel.css].filter((v): v is string => typeof v === "string").join(" ");
+    const said = [sel.name, sel.text, sel.css, sel.xpath].filter((v): v is string => typeof v === "string").join(" ");
     if (SECRET_NAME.test(said) || /type\s*=\s*["']?password|autocomplete\s*[*^~|$]?=\s*["']?(one-time-code|cc-)/i.test(said)) return true;
   }
   return false;

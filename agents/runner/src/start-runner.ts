@@ -51,9 +51,7 @@ const CANCELS_CONSUMER = "crumbs_runner_task_cancels";
  */
 export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   if (!opts.token)
-    throw new ConfigError("CRUMBS_TOKEN is required: the bearer token the runner writes with", [
-      "CRUMBS_TOKEN",
-    ]);
+    throw new ConfigError({ variable: "CRUMBS_TOKEN", message: "required: the bearer token the runner writes with" });
   const log = opts.log ?? defaultRunnerLogger();
   const fetchFn = opts.fetch ?? globalThis.fetch;
   const metrics = new RunnerMetrics(opts.metricsRegistry ?? new Registry());

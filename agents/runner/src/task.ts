@@ -46,5 +46,8 @@ export function outputKey(
  */
 export function resultText(result: Record<string, unknown>): string {
   const { status, code, message, data, rebound, ref, candidates, observation } = result;
-  return JSON.stringify({ status, code, message, data, rebound, ref, candidates, observation });
+  // An image (capture_candidates' data URLs, up to 512k characters) is no text for the model: the tool message says it is there.
+  return JSON.stringify({ status, code, message, data, rebound, ref, candidates, observation }, (_key, v: unknown) =>
+    typeof v === "string" && v.startsWith("data:image/") ? `[image, ${v.length} characters, not shown as text]` : v,
+  );
 }

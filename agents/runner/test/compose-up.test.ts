@@ -146,7 +146,9 @@ describe.skipIf(!engine.ok)(`docker compose up, for real${engine.ok ? "" : ` (sk
     await timeline.getByText("Hello from the compose stack.").waitFor({ timeout: 20_000 });
     await page.goto(`${api}/ui/#/agents`);
     await page.reload();
-    await page.locator('[data-agent="page-assistant"]').waitFor({ timeout: 20_000 });
+    const agent = page.locator('[data-agent="page-assistant"]');
+    await agent.waitFor({ timeout: 20_000 });
+    expect(await agent.isVisible()).toBe(true);
     timings["dashboard"] = Math.round(performance.now() - started) / 1000;
   });
 

@@ -1,10 +1,14 @@
 import type { ExecuteResult } from "../shared/command.ts";
 import { execute } from "./commands/execute.ts";
 import { startBus, type Bus } from "./bus.ts";
-import { listenForPointerRequests } from "./commands/trusted-pointer.ts";
+import { debuggedTabs, listenForInputRequests } from "./commands/trusted-input.ts";
 
 declare global {
-  var crumbs: { execute(command: unknown): Promise<ExecuteResult> };
+  var crumbs: {
+    execute(command: unknown): Promise<ExecuteResult>;
+    /** Tabs chrome.debugger is attached to for trusted input now (each shows Chrome's debugging banner). */
+    debuggedTabs(): number[];
+  };
   var crumbsBus: Bus;
 }
 
@@ -16,9 +20,9 @@ declare global {
 void chrome.storage.local.setAccessLevel({ accessLevel: "TRUSTED_CONTEXTS" });
 
 // The one entry point for commands: the bus executor and the tests both call it.
-globalThis.crumbs = { execute };
-// Hover by the real pointer (chrome.debugger), asked by a content script while it runs an action.
-listenForPointerRequests();
+globalThis.crumbs = { execute, debuggedTabs };
+// Hover by the real pointer, and trusted-input mode (chrome.debugger), asked by a content script while it runs an action.
+listenForInputRequests();
 
 // Bus features (page-context tracker, action loop over nats.ws); listeners register in this first turn.
 globalThis.crumbsBus = startBus();

@@ -30,7 +30,7 @@ async function handle(raw: unknown, docId: string): Promise<unknown> {
   // A healed ref is healed once per request: the guard assesses the element the verb then acts on.
   beginRequest();
   if (req.guard && isGuarded(req.name)) runGuard(req.name, req.params, req.guard);
-  return handler(req.params, { docId });
+  return handler(req.params, { docId, input: req.input ?? "synthetic" });
 }
 
 function install(): void {

@@ -3,6 +3,7 @@ import { GRANTS_KEY, grants } from "../shared/state/control.ts";
 import { RISK_KIND_LABELS, type RiskKind } from "../risk/risk.ts";
 import { askWorker } from "../shared/panel-messages.ts";
 import { STATUS_KEY, busStatus } from "../shared/state/status.ts";
+import { TRUSTED_INPUT_KEY, trustedSitesSchema } from "../shared/trusted-input.ts";
 
 // The options page: the connection settings in chrome.storage.local under the keys docs/extension.md
 // gives them ("Settings": apiUrl, token, natsWsUrl, allowlist), validated before they are saved, and a
@@ -112,6 +113,29 @@ async function renderGrants(): Promise<void> {
 }
 chrome.storage.onChanged.addListener((changes, area) => area === "local" && GRANTS_KEY in changes && void renderGrants());
 
+// Trusted input (shared/trusted-input.ts): its own list and button, so it can be set before the connection is.
+const trustedBox = $<HTMLTextAreaElement>("trustedInput");
+async function loadTrusted(): Promise<void> {
+  const parsed = trustedSitesSchema.safeParse((await chrome.storage.local.get(TRUSTED_INPUT_KEY))[TRUSTED_INPUT_KEY] ?? []);
+  trustedBox.value = parsed.success ? parsed.data.join("\n") : "";
+}
+$("save-trusted").addEventListener("click", async () => {
+  const parsed = trustedSitesSchema.safeParse(trustedBox.value.split(/[\s,]+/).filter(Boolean));
+  const out = $("trusted-message");
+  if (!parsed.success) {
+    out.textContent = `a site ${parsed.error.issues[0]?.message ?? "is invalid"}`;
+    out.className = "error";
+    return;
+  }
+  if (parsed.data.length) await chrome.storage.local.set({ [TRUSTED_INPUT_KEY]: parsed.data });
+  else await chrome.storage.local.remove(TRUSTED_INPUT_KEY);
+  out.textContent = parsed.data.length
+    ? `Saved. Agents' clicks and typing on ${parsed.data.join(", ")} now go through Chrome's debugger.`
+    : "Saved. Synthetic input everywhere.";
+  out.className = "ok";
+});
+
 void load();
+void loadTrusted();
 void renderStatus();
 void renderGrants();

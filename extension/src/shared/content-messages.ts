@@ -30,6 +30,8 @@ export const contentRequestSchema = z.discriminatedUnion("kind", [
     expect_doc: z.optional(z.string()),
     /** Write actions from the bus: the checks this frame runs right before acting (content/guard.ts). */
     guard: z.optional(guardSchema),
+    /** Trusted input is on for this site: clicks, keys and text go through the worker's debugger (shared/trusted-input.ts). */
+    input: z.optional(z.literal("trusted")),
   }),
   z.object({ kind: z.literal("clear-highlight") }),
   /** A role selector's `frame` step: which iframe of this document it names (answers a probe token). */

@@ -10,16 +10,18 @@ import { renderConfirmations } from "./confirm-view.ts";
 import { byId } from "./dom.ts";
 import { renderStatus } from "./status-view.ts";
 import { renderTasks } from "./task-view.ts";
+import { TaskProgressView } from "./task-progress.ts";
 import { watchThisTab } from "./this-tab.ts";
 
-// The side panel: connection status, pending confirmations, the chat with agents and the activity
-// log. Everything it shows comes from storage (written by the worker) or from the API.
+// The side panel: connection status, the chat session's task (goal, progress, steps), pending
+// confirmations, the chat with agents and the activity log. Everything it shows comes from storage (written by the worker) or from the API.
 
 const statusRoot = byId("status");
 const confirmRoot = byId("confirmations");
 const tasksRoot = byId("tasks");
 const activityRoot = byId("activity");
 const chat = new ChatView(byId("chat-log"), byId("chat-state"));
+const taskProgress = new TaskProgressView(byId("task-progress"));
 const form = byId<HTMLFormElement>("chat-form");
 const input = byId<HTMLTextAreaElement>("chat-input");
 const error = byId("chat-error");
@@ -42,6 +44,7 @@ async function startChat(renew = false): Promise<void> {
     return;
   }
   error.textContent = "";
+  void taskProgress.start(r.config, session);
   await chat.start(r.config, session);
 }
 

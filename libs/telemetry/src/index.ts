@@ -3,7 +3,6 @@ export {
   defaultLogger,
   logFn,
   logOptionsFromEnv,
-  LogConfigError,
   LOG_FORMATS,
   LOG_LEVELS,
   type Logger,
@@ -13,3 +12,4 @@ export {
 } from "./logger.ts";
 export { Counter, Gauge, Histogram, processMetrics, Registry, renderMetrics, serveMetrics, type MetricsServer } from "./metrics.ts";
 export { networkReason, redactUrl, StartupError, unreachableError } from "./startup-error.ts";
+export { causeChain, ConfigError, CONNECTION_FAILURE_CODES, errorCode, isConnectionFailureCode, type ConfigProblem } from "./errors.ts";

@@ -1,6 +1,7 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { createLogger, LogConfigError, logOptionsFromEnv } from "./logger.ts";
+import { ConfigError } from "./errors.ts";
+import { createLogger, logOptionsFromEnv } from "./logger.ts";
 
 describe("logOptionsFromEnv", () => {
   it("on a terminal: pretty lines at warn, so the start banner stays on screen", () => {
@@ -25,7 +26,7 @@ describe("logOptionsFromEnv", () => {
   });
 
   it("a bad value names the variable", () => {
-    expect(() => logOptionsFromEnv({ LOG_FORMAT: "xml" }, true)).toThrow(LogConfigError);
+    expect(() => logOptionsFromEnv({ LOG_FORMAT: "xml" }, true)).toThrow(ConfigError);
     expect(() => logOptionsFromEnv({ LOG_FORMAT: "xml" }, true)).toThrow(/^LOG_FORMAT: "xml" is not a format/);
     expect(() => logOptionsFromEnv({ LOG_LEVEL: "loud" }, true)).toThrow(/^LOG_LEVEL: "loud" is not a level/);
   });

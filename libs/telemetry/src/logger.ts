@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { pino, type DestinationStream, type Logger } from "pino";
+import { ConfigError } from "./errors.ts";
 
 export type { Logger } from "pino";
 
@@ -13,18 +14,6 @@ export interface LogOptions {
   format: LogFormat;
 }
 
-/** A bad LOG_LEVEL or LOG_FORMAT: the process stops with this message, naming the variable. */
-export class LogConfigError extends Error {
-  readonly code = "invalid_config";
-  constructor(
-    readonly variable: string,
-    message: string,
-  ) {
-    super(`${variable}: ${message}`);
-    this.name = "LogConfigError";
-  }
-}
-
 /**
  * LOG_FORMAT: `json` or `pretty`; default pretty when stderr is a terminal, JSON otherwise, so a log
  * collector never has to parse colours. LOG_LEVEL: default `warn` in pretty form and `info` in JSON:
@@ -35,11 +24,11 @@ export class LogConfigError extends Error {
 export function logOptionsFromEnv(env: Record<string, string | undefined>, stderrIsTty = Boolean(process.stderr.isTTY)): LogOptions {
   const format = (env.LOG_FORMAT || (stderrIsTty ? "pretty" : "json")).toLowerCase();
   if (format !== "json" && format !== "pretty") {
-    throw new LogConfigError("LOG_FORMAT", `"${env.LOG_FORMAT}" is not a format; set json or pretty`);
+    throw new ConfigError({ variable: "LOG_FORMAT", message: `"${env.LOG_FORMAT}" is not a format; set json or pretty` });
   }
   const level = (env.LOG_LEVEL || (format === "pretty" ? "warn" : "info")).toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(level)) {
-    throw new LogConfigError("LOG_LEVEL", `"${env.LOG_LEVEL}" is not a level; set one of ${LOG_LEVELS.join(", ")}`);
+    throw new ConfigError({ variable: "LOG_LEVEL", message: `"${env.LOG_LEVEL}" is not a level; set one of ${LOG_LEVELS.join(", ")}` });
   }
   return { level: level as LogLevel, format };
 }

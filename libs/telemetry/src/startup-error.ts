@@ -1,3 +1,5 @@
+import { causeChain } from "./errors.ts";
+
 /**
  * A process that cannot start says what it could not do, which variable points there and how to
  * fix it, instead of a driver's bare `CONNECTION_REFUSED` (README, "Environment").
@@ -31,19 +33,11 @@ const REASONS: Record<string, string> = {
   EADDRNOTAVAIL: "no such address on this machine",
 };
 
-function* causes(err: unknown): Generator<{ code?: unknown; message?: unknown }> {
-  for (let e = err, i = 0; e && typeof e === "object" && i < 6; e = (e as { cause?: unknown }).cause, i++) {
-    yield e as { code?: unknown; message?: unknown };
-    // AggregateError (a host with an IPv4 and an IPv6 address refused both): its first error says why.
-    const inner = (e as { errors?: unknown[] }).errors?.[0];
-    if (inner && typeof inner === "object") yield inner as { code?: unknown };
-  }
-}
-
 /** A network failure in words ("connection refused"), or undefined when the error is no such failure. */
 export function networkReason(err: unknown): string | undefined {
-  for (const e of causes(err)) {
-    if (typeof e.code === "string" && REASONS[e.code]) return REASONS[e.code];
+  for (const e of causeChain(err)) {
+    const code = e && typeof e === "object" ? (e as { code?: unknown }).code : undefined;
+    if (typeof code === "string" && REASONS[code]) return REASONS[code];
   }
   return undefined;
 }

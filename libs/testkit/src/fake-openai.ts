@@ -11,6 +11,12 @@ export interface RecordedRequest {
     tools?: Array<{ type: string; function: { name: string; description?: string; parameters: unknown } }>;
     [key: string]: unknown;
   };
+  /**
+   * Set once the exchange is over: "answered" when the whole reply was sent, "abandoned" when the
+   * client hung up first (a timeout, an abort). A test waits for this instead of sleeping through
+   * a model call in flight.
+   */
+  ended?: "answered" | "abandoned";
 }
 
 export interface ScriptedToolCall {
@@ -89,6 +95,7 @@ export class FakeOpenAI {
       return;
     }
     const recorded: RecordedRequest = { path, authorization: req.headers.authorization, body };
+    res.once("close", () => (recorded.ended = res.writableFinished ? "answered" : "abandoned"));
     this.requests.push(recorded);
     const reply = await this.script(recorded, this.requests.length - 1);
     await this.answer(res, body.model, reply);

@@ -4,6 +4,7 @@ export { createTestDatabase, adminUrl, type TestDatabase } from "./postgres-db.t
 export { launchChromium, chromiumPath, chromiumArgs, type ChromiumWithExtension } from "./chromium.ts";
 export { freePort } from "./free-port.ts";
 export { waitFor } from "./wait-for.ts";
+export { threadSchedMs } from "./thread-sched.ts";
 export { seriesSamples, seriesValue, type Sample } from "./prometheus.ts";
 export { PostgresServer, type PostgresServerOptions } from "./postgres-server.ts";
 export { waitForConsumerDrained } from "./jetstream.ts";

@@ -45,43 +45,55 @@ function summaryOf(output: string): string | undefined {
 describe("summary reporter on real vitest runs", () => {
   it("a passing file ends in 0 failed and exit 0", async () => {
     const r = await runFixture("passes");
-    expect(summaryOf(r.output)).toBe("tests: 2 passed, 0 failed, 0 skipped");
+    expect(summaryOf(r.output)).toBe("tests: 2 passed, 0 failed, 0 skipped, 0 flaky");
     expect(r.code).toBe(0);
   });
 
   it("a failing test counts once", async () => {
     const r = await runFixture("test-fails");
-    expect(summaryOf(r.output)).toBe("tests: 1 passed, 1 failed, 0 skipped");
+    expect(summaryOf(r.output)).toBe("tests: 1 passed, 1 failed, 0 skipped, 0 flaky");
     expect(r.code).not.toBe(0);
   });
 
   it("a beforeAll that throws is a failure, not two skipped tests", async () => {
     const r = await runFixture("before-all-throws");
-    expect(summaryOf(r.output)).toBe("tests: 0 passed, 1 failed, 2 skipped");
+    expect(summaryOf(r.output)).toBe("tests: 0 passed, 1 failed, 2 skipped, 0 flaky");
     expect(r.code).not.toBe(0);
   });
 
   it("an afterAll that throws is a failure even though its test passed", async () => {
     const r = await runFixture("after-all-throws");
-    expect(summaryOf(r.output)).toBe("tests: 1 passed, 1 failed, 0 skipped");
+    expect(summaryOf(r.output)).toBe("tests: 1 passed, 1 failed, 0 skipped, 0 flaky");
     expect(r.code).not.toBe(0);
   });
 
   it("a file that does not load is a failure", async () => {
     const r = await runFixture("load-error");
-    expect(summaryOf(r.output)).toBe("tests: 0 passed, 1 failed, 0 skipped");
+    expect(summaryOf(r.output)).toBe("tests: 0 passed, 1 failed, 0 skipped, 0 flaky");
     expect(r.code).not.toBe(0);
   });
 
   it("an unhandled rejection is a failure", async () => {
     const r = await runFixture("unhandled");
-    expect(summaryOf(r.output)).toMatch(/^tests: 1 passed, [1-9]\d* failed, 0 skipped$/);
+    expect(summaryOf(r.output)).toMatch(/^tests: 1 passed, [1-9]\d* failed, 0 skipped, 0 flaky$/);
+    expect(r.code).not.toBe(0);
+  });
+
+  it("a test that passed only on its retry is flaky, not passed, and the run exits non-zero", async () => {
+    const r = await runFixture("flaky");
+    expect(summaryOf(r.output)).toBe("tests: 1 passed, 0 failed, 0 skipped, 1 flaky");
+    expect(r.code).not.toBe(0);
+  });
+
+  it("a test whose assertions never ran fails", async () => {
+    const r = await runFixture("no-assertion");
+    expect(summaryOf(r.output)).toBe("tests: 0 passed, 1 failed, 0 skipped, 0 flaky");
     expect(r.code).not.toBe(0);
   });
 
   it("a filter that matches no file is a failure", async () => {
     const r = await runFixture("no-such-fixture");
-    expect(summaryOf(r.output)).toBe("tests: 0 passed, 1 failed, 0 skipped");
+    expect(summaryOf(r.output)).toBe("tests: 0 passed, 1 failed, 0 skipped, 0 flaky");
     expect(r.code).not.toBe(0);
   });
 });
@@ -104,38 +116,45 @@ describe(".ci/summary.sh", () => {
   it("passes a green vitest run through with exit 0", async () => {
     const run = await runFixture("passes");
     const r = await summarize(run.output, run.code);
-    expect(r.output.trim()).toBe("tests: 2 passed, 0 failed, 0 skipped");
+    expect(r.output.trim()).toBe("tests: 2 passed, 0 failed, 0 skipped, 0 flaky");
     expect(r.code).toBe(0);
   });
 
   it("a failing beforeAll ends in 1 failed and a non-zero exit", async () => {
     const run = await runFixture("before-all-throws");
     const r = await summarize(run.output, run.code);
-    expect(r.output.trim()).toBe("tests: 0 passed, 1 failed, 2 skipped");
+    expect(r.output.trim()).toBe("tests: 0 passed, 1 failed, 2 skipped, 0 flaky");
     expect(r.code).not.toBe(0);
   });
 
   it("reads the line through ANSI colours and keeps the last one", async () => {
-    const out = "\x1b[32mtests: 9 passed, 0 failed, 0 skipped\x1b[0m\nmore\ntests: 3 passed, 0 failed, 1 skipped\n";
+    const out = "\x1b[32mtests: 9 passed, 0 failed, 0 skipped, 0 flaky\x1b[0m\nmore\ntests: 3 passed, 0 failed, 1 skipped, 0 flaky\n";
     const r = await summarize(out, 0);
-    expect(r.output.trim()).toBe("tests: 3 passed, 0 failed, 1 skipped");
+    expect(r.output.trim()).toBe("tests: 3 passed, 0 failed, 1 skipped, 0 flaky");
     expect(r.code).toBe(0);
   });
 
+  it("fails on a flaky test even if npm exited 0", async () => {
+    const run = await runFixture("flaky");
+    const r = await summarize(run.output, 0);
+    expect(r.output.trim()).toBe("tests: 1 passed, 0 failed, 0 skipped, 1 flaky");
+    expect(r.code).toBe(1);
+  });
+
   it("fails when the line reports failures even if npm exited 0", async () => {
-    const r = await summarize("tests: 3 passed, 2 failed, 0 skipped\n", 0);
-    expect(r.output.trim()).toBe("tests: 3 passed, 2 failed, 0 skipped");
+    const r = await summarize("tests: 3 passed, 2 failed, 0 skipped, 0 flaky\n", 0);
+    expect(r.output.trim()).toBe("tests: 3 passed, 2 failed, 0 skipped, 0 flaky");
     expect(r.code).toBe(1);
   });
 
   it("keeps npm's failing exit code even when the line says 0 failed", async () => {
-    const r = await summarize("tests: 3 passed, 0 failed, 0 skipped\n", 2);
+    const r = await summarize("tests: 3 passed, 0 failed, 0 skipped, 0 flaky\n", 2);
     expect(r.code).toBe(2);
   });
 
   it("says so and fails when npm test stopped before vitest (no summary line)", async () => {
     const lint = await summarize("eslint: 3 problems\n", 1);
-    expect(lint.output.trim()).toMatch(/^tests: 0 passed, 1 failed, 0 skipped \(npm ci or npm test stopped/);
+    expect(lint.output.trim()).toMatch(/^tests: 0 passed, 1 failed, 0 skipped, 0 flaky \(npm ci or npm test stopped/);
     expect(lint.code).toBe(1);
     const quiet = await summarize("", 0);
     expect(quiet.output.trim()).toMatch(/^tests: 0 passed, 1 failed/);

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { connect } from "nats";
 import postgres from "postgres";
-import { NatsServer, createTestDatabase, launchChromium } from "../src/index.ts";
+import { FakeOpenAI, NatsServer, createTestDatabase, launchChromium, waitFor } from "../src/index.ts";
 
 describe("testkit", () => {
   const cleanups: (() => Promise<void>)[] = [];
@@ -47,5 +47,26 @@ describe("testkit", () => {
     const page = await browser.context.newPage();
     await page.setContent("<h1>hi</h1>");
     expect(await page.textContent("h1")).toBe("hi");
+  });
+
+  it("the fake model marks a request answered once its reply is sent, abandoned when the client hung up", async () => {
+    const fake = await FakeOpenAI.start();
+    cleanups.push(() => fake.close());
+    const ask = (signal?: AbortSignal) =>
+      fetch(`${fake.url}/chat/completions`, { method: "POST", body: JSON.stringify({ model: "m", messages: [] }), signal });
+    fake.setScript({ kind: "text", content: "hi" });
+    expect((await ask()).status).toBe(200);
+    await waitFor(() => fake.requests[0]?.ended, { message: "the first request ended" });
+    expect(fake.requests[0]!.ended).toBe("answered");
+
+    fake.setScript({ kind: "hang" });
+    const ac = new AbortController();
+    const hung = ask(ac.signal).catch((err: unknown) => err);
+    await waitFor(() => fake.requests.length === 2, { message: "the second request recorded" });
+    expect(fake.requests[1]!.ended).toBeUndefined();
+    ac.abort();
+    expect(await hung).toBeInstanceOf(Error);
+    await waitFor(() => fake.requests[1]?.ended, { message: "the second request ended" });
+    expect(fake.requests[1]!.ended).toBe("abandoned");
   });
 });

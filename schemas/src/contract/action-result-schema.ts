@@ -61,3 +61,39 @@ export const actionResultContextSchema = z
     z.refine((r) => !r.rebound || r.ref !== undefined, { message: "a rebound result names the new ref", path: ["ref"] }),
   );
 export type ActionResultContext = z.infer<typeof actionResultContextSchema>;
+
+/**
+ * The data of a `capture_candidates` result. Images are JPEG data URLs inside the result itself: the model that
+ * asked gets them in its tool answer with no second fetch, and vision APIs take data URLs as they are. Together
+ * they stay under MAX_CAPTURE_CHARS, so the result fits the API's 1 MiB body limit with room for the rest.
+ * Boxes are in CSS pixels of the viewport; the frame image is that viewport scaled by `scale`.
+ */
+export const MAX_CAPTURE_CHARS = 512_000;
+const image = z.object({
+  data_url: z.string().check(z.regex(/^data:image\/jpeg;base64,/), z.maxLength(MAX_CAPTURE_CHARS)),
+  width: z.number().check(z.int()),
+  height: z.number().check(z.int()),
+});
+const box = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
+export const candidatesCaptureSchema = z.object({
+  frame: z.extend(image, { scale: z.number() }),
+  viewport: z.object({ width: z.number(), height: z.number() }),
+  boxes: z.array(
+    z.extend(box, {
+      ref: elementRef,
+      /** The label drawn on the image. */
+      label: z.string().check(z.maxLength(16)),
+      role: z.string().check(z.maxLength(64)),
+      name: z.string().check(z.maxLength(200)),
+      /** The box's colour as #rrggbb. */
+      color: z.string(),
+    }),
+  ),
+  crops: z.array(z.extend(image, { ref: elementRef, region: box })),
+  /** Refs that are on the page but outside the viewport: not boxed (scroll them into view first). */
+  off_screen: z.array(elementRef),
+  /** Refs the page no longer has, or in an iframe (not boxed). */
+  skipped: z.array(z.object({ ref: elementRef, reason: z.string() })),
+  chars: z.number().check(z.int()),
+});
+export type CandidatesCapture = z.infer<typeof candidatesCaptureSchema>;

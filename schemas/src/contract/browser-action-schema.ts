@@ -151,6 +151,21 @@ export const detailsParamsSchema = described(
   "Details of one element: role, name, states, value (never of a secret field), nearby text, its form with its fields or its collection. Read-only.",
 );
 
+/** At most this many refs get a labelled box in one `capture_candidates`, and at most this many of them a crop. */
+export const MAX_CANDIDATE_REFS = 10;
+export const MAX_CANDIDATE_CROPS = 3;
+
+export const captureCandidatesParamsSchema = described(
+  z.object({
+    refs: described(
+      z.array(refSchema).check(z.minLength(1), z.maxLength(MAX_CANDIDATE_REFS)),
+      "Refs of the elements to box and label (best candidate first), from the latest snapshot",
+    ),
+    crops: described(z.optional(integer(0, MAX_CANDIDATE_CROPS)), "Close-up crops of the first refs (default 3, at most 3)"),
+  }),
+  "A screenshot of the viewport with a labelled box per ref, and close-ups of the first ones: to tell candidates apart by how they look when roles and names do not. Read-only; at most one a second; refused while a password field is on screen.",
+);
+
 /** A bare host with an optional path ("example.com/docs"): what people type; it means https. */
 const BARE_HOST = /^[\w-]+(\.[\w-]+)+(:\d+)?(\/.*)?$/;
 
@@ -193,6 +208,7 @@ export const actionParamsSchemas = {
   is: isParamsSchema,
   query: queryParamsSchema,
   details: detailsParamsSchema,
+  capture_candidates: captureCandidatesParamsSchema,
   open: described(z.object({ url: urlString }), "Navigate the tab to a URL"),
   tab_new: described(
     z.object({ url: z.optional(urlString), active: described(z.optional(z.boolean()), "Switch to it (default true)") }),

@@ -85,7 +85,7 @@ describe("validateContext", () => {
 
 describe("browser actions", () => {
   it("lists the contract's actions, each with a params schema", () => {
-    expect(BROWSER_ACTIONS).toHaveLength(24);
+    expect(BROWSER_ACTIONS).toHaveLength(25);
     expect(Object.keys(actionParamsSchemas).sort()).toEqual([...BROWSER_ACTIONS].sort());
   });
   it("accepts well-formed params", () => {
@@ -93,6 +93,8 @@ describe("browser actions", () => {
     expect(() => action("click", { selector: { role: "button", name: "Submit", nth: 0 } })).not.toThrow();
     expect(() => action("fill", { ref: "e3", value: "a@b.c" })).not.toThrow();
     expect(() => action("type", { selector: { text: "Search" }, value: "hi", delay: 20 })).not.toThrow();
+    expect(() => action("click", { selector: { xpath: "/html/body/form/button" } })).not.toThrow();
+    expect(() => action("capture_candidates", { refs: ["e3", "e9"], crops: 1 })).not.toThrow();
     expect(() => action("press", { key: "Enter" })).not.toThrow();
     expect(() => action("scroll", { direction: "down", amount: 400 })).not.toThrow();
     expect(() => action("wait_for", { until: { url: "/done" }, timeout_ms: 5000 })).not.toThrow();
@@ -116,6 +118,8 @@ describe("browser actions", () => {
     ["tab_close", {}, "tab_id"],
     ["click", { selector: { role: "button", text: "x" } }, "selector"],
     ["fly", {}, "action"],
+    ["capture_candidates", { refs: [] }, "refs"],
+    ["click", { selector: { xpath: "/a".repeat(501) } }, "selector"],
   ])("refuses %s %j", (a, params, why) => {
     expect(() => action(a, params)).toThrow(SchemaValidationError);
     expect(() => action(a, params)).toThrow(why);

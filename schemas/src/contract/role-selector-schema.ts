@@ -2,7 +2,7 @@ import * as z from "./zod-mini.ts";
 import { MAX_REGEX_LENGTH } from "./regex-limits.ts";
 
 // How an action names an element without a ref: by role and accessible name (as the snapshot prints
-// them), by visible text, or by CSS. The role form is the one to prefer; it takes a name matched
+// them), by visible text, by CSS, or by XPath. The role form is the one to prefer; it takes a name matched
 // exactly, as a substring or as a regex (RE2 semantics, linear time, the same engine as the bus's
 // selectors), element states, a landmark to look in, a frame path and an index. Written with
 // zod/mini (./zod-mini.ts): the extension bundles it, and parses its own commands with the same
@@ -37,6 +37,9 @@ export const LANDMARK_ALIASES = {
 } as const;
 export type LandmarkWord = keyof typeof LANDMARK_ALIASES;
 export const LANDMARK_WORDS = Object.keys(LANDMARK_ALIASES) as LandmarkWord[];
+
+/** The longest XPath target; the extension also refuses shapes that search the page once per element. */
+export const MAX_XPATH_LENGTH = 1000;
 
 /** At most this many frames deep, as the snapshot stitches them. */
 export const MAX_FRAME_PATH = 4;
@@ -94,6 +97,10 @@ export const roleSelectorSchema = z.union([
   roleTargetSchema,
   described(z.strictObject({ text: described(text(1, 500), "Visible text of the element") }), "Element by visible text"),
   described(z.strictObject({ css: described(text(1, 1000), "CSS selector (last resort)") }), "Element by CSS"),
+  described(
+    z.strictObject({ xpath: described(text(1, MAX_XPATH_LENGTH), "XPath 1.0 that selects the element, e.g. /html/body/form/button (no shadow DOM)") }),
+    "Element by XPath (as recorded scripts name elements)",
+  ),
 ]);
 export type RoleSelector = z.infer<typeof roleSelectorSchema>;
 

@@ -1,5 +1,6 @@
 import * as z from "./zod-mini.ts";
 import { PCD_ACTION_KINDS, PCD_FORM_PURPOSES } from "./pcd-schema.ts";
+import { PLAN_STEP_STATUSES, TASK_STATUSES } from "./task-names.ts";
 
 // browser.task.v1: the living record of one agent task in the browser. The runner's task controller
 // writes it (one breadcrumb per task, a new version at each change) so the side panel and the
@@ -9,26 +10,7 @@ import { PCD_ACTION_KINDS, PCD_FORM_PURPOSES } from "./pcd-schema.ts";
 // records and graph nodes first. Written with zod/mini (./zod-mini.ts): the extension bundles it
 // (`@crumbs/schemas/task`).
 
-export const TASK_SCHEMA = "browser.task.v1";
-/** Every task breadcrumb carries this tag, beside `session:<id>` and `agent:<id>`. */
-export const TASK_TAG = "browser:task";
-
-export const TASK_STATUSES = [
-  "created",
-  "planning",
-  "exploring",
-  "executing",
-  /** Waiting for the user: a confirmation before a high-risk step, or a value only they can give. */
-  "awaiting_user",
-  /** Cannot go on without a change the agent cannot make (no route to the goal, a page refused input). */
-  "blocked",
-  "succeeded",
-  "failed",
-  "cancelled",
-] as const;
-export type TaskStatus = (typeof TASK_STATUSES)[number];
-/** After one of these the task never changes again. */
-export const TASK_FINAL_STATUSES: ReadonlySet<TaskStatus> = new Set<TaskStatus>(["succeeded", "failed", "cancelled"]);
+export { TASK_SCHEMA, TASK_TAG, TASK_STATUSES, TASK_FINAL_STATUSES, PLAN_STEP_STATUSES, type TaskStatus } from "./task-names.ts";
 
 export const TASK_LIMITS = {
   /** Characters of the goal, the subgoal and any free text (observation, message). */
@@ -61,7 +43,6 @@ export type TaskSkill = (typeof TASK_SKILLS)[number];
 /** Exploration's bounds: candidate pages kept per depth (beam), and how many clicks from the start (depth). */
 export const EXPLORE_LIMITS = { beam: { min: 1, max: 5, default: 3 }, depth: { min: 1, max: 4, default: 3 } } as const;
 
-export const PLAN_STEP_STATUSES = ["pending", "running", "done", "failed", "skipped"] as const;
 /** Where a slot's value came from. A `secret` slot holds the secret's name, never its value. */
 export const SLOT_SOURCES = ["goal", "definition", "secret", "page", "model", "scout", "user", "default"] as const;
 export const GOAL_PREDICATE_KINDS = ["form", "action", "collection", "url", "text"] as const;

@@ -24,6 +24,18 @@ describe("loadApiConfig", () => {
     expect(() => loadApiConfig({ NATS_URL: "localhost" })).toThrow(/^NATS_URL:/);
   });
 
+  it("reports every wrong variable at once, one line each", () => {
+    let thrown: unknown;
+    try {
+      loadApiConfig({ PORT: "eighty", NATS_URL: "localhost" });
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect((thrown as ConfigError).variables.sort()).toEqual(["NATS_URL", "PORT"]);
+    expect((thrown as ConfigError).message.split("\n")).toHaveLength(2);
+  });
+
   it("bounds growth by default and refuses numbers outside their documented range", () => {
     const c = loadApiConfig({});
     expect(c.streamLimits).toEqual({ maxAgeSeconds: 7 * 86_400, maxBytes: 1024 ** 3 });

@@ -104,21 +104,20 @@ export interface ApiConfig {
   pgPool: number;
 }
 
-/** Parses the environment once. A bad value throws ConfigError naming the variable. */
+/** Parses the environment once. Bad values throw one ConfigError naming every variable at fault. */
 export function loadApiConfig(env: Record<string, string | undefined> = process.env): ApiConfig {
   // An empty variable means "unset", as in most shells' `VAR= cmd`.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = envSchema.safeParse(cleaned);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ConfigError(String(issue?.path[0] ?? "environment"), issue?.message ?? "invalid");
+    throw ConfigError.fromIssues(parsed.error.issues);
   }
   const e = parsed.data;
   let retention: RetentionPolicy;
   try {
     retention = parseRetentionEnv(e.CRUMBS_RETENTION);
   } catch (err) {
-    throw new ConfigError("CRUMBS_RETENTION", (err as Error).message);
+    throw new ConfigError({ variable: "CRUMBS_RETENTION", message: (err as Error).message });
   }
   return {
     ...(e.DATABASE_URL ? { databaseUrl: e.DATABASE_URL } : {}),
@@ -149,13 +148,13 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
 function withSeedFile(auth: AuthConfig, path: string | undefined): AuthConfig {
   if (!path) return auth;
   const name = "CRUMBS_NATS_ACCOUNT_SEED_FILE";
-  if (auth.natsAccountSeed) throw new ConfigError(name, "set CRUMBS_NATS_ACCOUNT_SEED or CRUMBS_NATS_ACCOUNT_SEED_FILE, not both");
+  if (auth.natsAccountSeed) throw new ConfigError({ variable: name, message: "set CRUMBS_NATS_ACCOUNT_SEED or CRUMBS_NATS_ACCOUNT_SEED_FILE, not both" });
   let seed: string;
   try {
     seed = readFileSync(path, "utf8").trim();
   } catch (err) {
-    throw new ConfigError(name, `cannot read ${path}: ${(err as { code?: string }).code ?? String(err)}`);
+    throw new ConfigError({ variable: name, message: `cannot read ${path}: ${(err as { code?: string }).code ?? String(err)}` });
   }
-  if (!isAccountSeed(seed)) throw new ConfigError(name, `${path} must hold a NATS account seed (SA...)`);
+  if (!isAccountSeed(seed)) throw new ConfigError({ variable: name, message: `${path} must hold a NATS account seed (SA...)` });
   return { ...auth, natsAccountSeed: seed };
 }

@@ -77,13 +77,5 @@ export class UnavailableError extends CrumbsError {
   }
 }
 
-/** A bad environment variable at start: not an HTTP error, the process stops with this message. */
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    message: string,
-  ) {
-    super(`${variable}: ${message}`);
-    this.name = "ConfigError";
-  }
-}
+/** A bad environment at start (every problem found): the one ConfigError of every app. */
+export { ConfigError } from "@crumbs/telemetry";

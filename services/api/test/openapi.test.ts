@@ -6,7 +6,10 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { AckPolicy } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { agentConsumerPrefix, STREAM_NAME, subjectFor } from "@crumbs/schemas";
+import { waitFor } from "@crumbs/testkit";
 import { startLockedStack, type TestStack } from "./stack.ts";
 
 const apiDir = fileURLToPath(new URL("..", import.meta.url));
@@ -76,7 +79,8 @@ describe("the OpenAPI document", () => {
 
   beforeAll(async () => {
     // Locked, so that POST /v1/nats/credentials answers with credentials of the owner's account.
-    s = await startLockedStack({ CRUMBS_RATE_LIMIT: "1000:1000" });
+    // A 32 KiB max_payload, so a breadcrumb with large tags parks (its reference event does not fit).
+    s = await startLockedStack({ CRUMBS_RATE_LIMIT: "1000:1000" }, { maxPayload: 32 * 1024 });
     const res = await s.call("/openapi.json", { token: null });
     expect(res.status).toBe(200);
     doc = (await res.json()) as Doc;
@@ -124,6 +128,22 @@ describe("the OpenAPI document", () => {
     };
     const B = "/v1/breadcrumbs";
     const ONE = `${B}/{id}`;
+
+    // Lists answered only empty validate nothing: first a consumer of an agent, as the runner
+    // makes it, and a parked outbox row of another owner (so this owner's events keep flowing).
+    const consumerName = `${agentConsumerPrefix("default", "page-assistant")}0123abcd`;
+    await (await s.nats.nc.jetstreamManager()).consumers.add(STREAM_NAME, {
+      durable_name: consumerName,
+      filter_subject: subjectFor("default", "created", "chat.message.v1"),
+      ack_policy: AckPolicy.Explicit,
+    });
+    const parkedKey = await s.call("/v1/keys", { method: "POST", json: { owner: "doc-parked", scopes: ["write"], name: "parked" } });
+    expect(parkedKey.status).toBe(201);
+    // 100 tags of 200 three-byte characters: the reference event alone is ~60 KB, over 32 KiB.
+    const tags = Array.from({ length: 100 }, (_, i) => `${i}`.padEnd(200, "€"));
+    const poison = await s.call(B, { method: "POST", token: ((await parkedKey.json()) as { token: string }).token, json: { schema_name: "test.doc.v1", title: "poison", tags, context: {} } });
+    expect(poison.status).toBe(201);
+    await waitFor(async () => (await s.count("outbox_parked")) === 1, { message: "the poison row parked" });
     const hints = { transform: { t: { type: "template", template: "{{title}} has {{context.n}}" } } };
 
     // Breadcrumbs: create, conflicts and refusals.
@@ -172,15 +192,23 @@ describe("the OpenAPI document", () => {
     const stream = await s.call("/v1/events/stream?after=0", { signal: ac.signal });
     await c.check(stream, "GET", "/v1/events/stream");
     const reader = stream.body!.getReader();
+    const decoder = new TextDecoder();
     let text = "";
-    while (!/\ndata: .*\n/.test(text)) text += new TextDecoder().decode((await reader.read()).value);
+    while (!/\ndata: .*\n/.test(text)) {
+      const chunk = await reader.read();
+      if (chunk.done) throw new Error(`the event stream ended before its first event: ${text}`);
+      text += decoder.decode(chunk.value, { stream: true });
+    }
     ac.abort();
     c.component("BreadcrumbEvent", JSON.parse(/\ndata: (.*)\n/.exec(text)![1]!));
     expect((await call("GET", "/v1/events/stream", "/v1/events/stream?after=-1")).res.status).toBe(400);
 
     // Stats and agents.
     await call("GET", "/v1/stats/schemas", "/v1/stats/schemas");
-    expect((await call("GET", "/v1/agents/{id}/consumers", "/v1/agents/page-assistant/consumers")).body).toEqual({ items: [] });
+    expect((await call("GET", "/v1/agents/{id}/consumers", "/v1/agents/page-assistant/consumers")).body).toMatchObject({
+      items: [{ name: consumerName, filter_subject: "crumbs.default.created.chat.message.v1" }],
+    });
+    expect((await call("GET", "/v1/agents/{id}/consumers", "/v1/agents/no-such-agent/consumers")).body).toEqual({ items: [] });
     expect((await call("GET", "/v1/agents/{id}/consumers", "/v1/agents/no%20spaces/consumers")).res.status).toBe(400);
 
     // Keys: create (Location), read, list, refusals, revoke.
@@ -198,10 +226,12 @@ describe("the OpenAPI document", () => {
     expect((await call("POST", "/v1/nats/credentials", "/v1/nats/credentials", { json: { kind: "extension", extension_id: "doc" } })).body).toMatchObject({ kind: "extension" });
     await call("POST", "/v1/nats/credentials", "/v1/nats/credentials", { method: "POST" });
     expect((await call("POST", "/v1/nats/credentials", "/v1/nats/credentials", { json: { ttl_seconds: 1 } })).res.status).toBe(400);
-    await call("GET", "/v1/outbox/parked", "/v1/outbox/parked");
+    const parked = await call("GET", "/v1/outbox/parked", "/v1/outbox/parked");
+    expect(parked.body.items).toMatchObject([{ owner: "doc-parked" }]);
+    const parkedSeq = (parked.body.items[0] as { seq: number }).seq;
     expect((await call("GET", "/v1/outbox/parked", "/v1/outbox/parked?limit=0")).res.status).toBe(400);
     expect((await call("POST", "/v1/outbox/retry", "/v1/outbox/retry", { json: { seq: 999_999 } })).res.status).toBe(404);
-    expect((await call("POST", "/v1/outbox/retry", "/v1/outbox/retry", { json: { all: true } })).body).toEqual({ retried: [] });
+    expect((await call("POST", "/v1/outbox/retry", "/v1/outbox/retry", { json: { all: true } })).body).toEqual({ retried: [parkedSeq] });
     expect((await call("POST", "/v1/outbox/retry", "/v1/outbox/retry", { json: { all: false } })).res.status).toBe(400);
 
     // Operations.

@@ -1,10 +1,9 @@
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Logger } from "@crumbs/telemetry";
+import { ConfigError, type Logger } from "@crumbs/telemetry";
 import { databaseTarget, describeDatabase } from "./database.ts";
 import { installDefaultAgent, type DefaultAgent } from "./default-agent.ts";
 import { ensureDevToken, recordApiUrl, stateDir } from "./dev-token.ts";
-import { CliError } from "./errors.ts";
 import { ensureNatsKeys } from "./commands/keys-nats.ts";
 import { natsAuthDirOf } from "./nats-key-files.ts";
 import { launchNats, type LaunchedNats } from "./nats-launcher.ts";
@@ -35,7 +34,7 @@ function portVar(env: NodeJS.ProcessEnv, name: string): number | undefined {
   const raw = env[name];
   if (!raw) return undefined;
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError("invalid_config", `${name}: "${raw}" is not a port (0-65535)`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError({ variable: name, message: `"${raw}" is not a port (0-65535)` });
   return port;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Breadcrumb } from "@crumbs/schemas";
-import { buildTimeline, sessionsOf, versionAt } from "./session-timeline.ts";
+import { buildTimeline, latestTask, sessionsOf, versionAt } from "./session-timeline.ts";
 
 let n = 0;
 function crumb(schema_name: string, at: string, tags: string[], context: Record<string, unknown> = {}): Breadcrumb {
@@ -48,5 +48,17 @@ describe("session timeline", () => {
       crumb("chat.message.v1", "2026-01-01T00:00:04Z", []),
     ];
     expect(sessionsOf(items).map((s) => [s.id, s.count])).toEqual([["a", 2], ["b", 1]]);
+  });
+});
+
+describe("the session's task", () => {
+  it("is the latest task still going, else the one that ended last; it is not a step of the timeline", () => {
+    const done = crumb("browser.task.v1", "2026-01-01T00:00:09Z", ["session:s"], { status: "succeeded" });
+    const going = crumb("browser.task.v1", "2026-01-01T00:00:05Z", ["session:s"], { status: "executing" });
+    const msg = crumb("chat.message.v1", "2026-01-01T00:00:01Z", ["session:s"]);
+    expect(latestTask([done, going, msg])?.id).toBe(going.id);
+    expect(latestTask([done, msg])?.id).toBe(done.id);
+    expect(latestTask([msg])).toBeUndefined();
+    expect(buildTimeline([done, going, msg], [], {}).map((s) => s.kind)).toEqual(["message"]);
   });
 });

@@ -1,4 +1,5 @@
 import type { Breadcrumb } from "@crumbs/schemas";
+import { TASK_FINAL_STATUSES, TASK_SCHEMA, type TaskStatus } from "@crumbs/schemas/task-names";
 
 export const SESSION_TAG = "session:";
 export const EXTENSION_TAG = "extension:";
@@ -64,7 +65,8 @@ export function buildTimeline(
     const actionId = (r.context as { action_id?: unknown }).action_id;
     if (typeof actionId === "string") resultFor.set(actionId, r);
   }
-  const steps = sessionItems.filter((b) => !isResult(b)).map((b): TimelineStep => {
+  // A task breadcrumb is the session's task card (latestTask), not a step of its own.
+  const steps = sessionItems.filter((b) => !isResult(b) && b.schema_name !== TASK_SCHEMA).map((b): TimelineStep => {
     const step: TimelineStep = { kind: kindOf(b), at: b.created_at, breadcrumb: b };
     const result = resultFor.get(b.id);
     if (step.kind === "action" && result) step.result = result;
@@ -92,4 +94,14 @@ export function sessionsOf(items: Breadcrumb[]): { id: string; last: string; cou
     by.set(id, s);
   }
   return [...by.values()].sort((a, b) => b.last.localeCompare(a.last)).map(({ first: _, ...s }) => s);
+}
+
+/**
+ * The session's task to show (browser.task.v1, the runner's living record of a task): the latest one still
+ * going, else the one that ended last.
+ */
+export function latestTask(items: Breadcrumb[]): Breadcrumb | undefined {
+  const tasks = items.filter((b) => b.schema_name === TASK_SCHEMA).sort((a, b) => b.updated_at.localeCompare(a.updated_at));
+  const going = tasks.find((t) => !TASK_FINAL_STATUSES.has((t.context as { status?: string }).status as TaskStatus));
+  return going ?? tasks[0];
 }

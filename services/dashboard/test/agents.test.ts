@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@crumbs/testkit";
 import { silentLogger, type Runner } from "@crumbs/runner";
 import { actionResult, chatMessage, installPageAssistant, pageContext, startStackRunner, waitForCount } from "../../../agents/runner/test/stack.ts";
+import type { PlanStep, TaskStatus } from "@crumbs/schemas";
 import { login, startDashboard, type DashboardHarness } from "./harness.ts";
 
 
@@ -63,6 +64,34 @@ describe("dashboard: agents and sessions", () => {
     await h.shoot("sessions");
     await h.go("agents");
     await h.page.locator('[data-agent="page-assistant"]').getByRole("link", { name: "s-demo" }).waitFor();
+  });
+
+  it("shows the session's task (browser.task.v1): goal, progress and steps, following each new version", async () => {
+    const s = h.stack;
+    const context = (status: TaskStatus, progress: number, states: PlanStep["status"][]) => ({
+      task_id: "t-1",
+      session_id: "s-task",
+      goal: "Download last month's invoice",
+      status,
+      progress,
+      plan: ["Open Billing", "Open Invoices"].map((label, i) => ({ id: `s${i + 1}`, call: "click", label, status: states[i]! })),
+      started_at: "2026-11-28T10:00:00.000Z",
+      updated_at: new Date().toISOString(),
+    });
+    const task = await s.client.create({
+      schema_name: "browser.task.v1",
+      title: "task: invoice",
+      tags: ["browser:task", "session:s-task"],
+      context: context("executing", 0.5, ["done", "running"]),
+    });
+    await h.go("sessions/s-task");
+    const card = h.page.getByRole("region", { name: "Task" });
+    await card.getByText("Task: Download last month's invoice").waitFor();
+    expect(await card.locator("progress").evaluate((p) => (p as HTMLProgressElement).value)).toBe(0.5);
+    expect(await card.getByRole("list", { name: "Task steps" }).locator("li").allTextContents()).toEqual(["done Open Billing", "running Open Invoices"]);
+    await s.client.patch(task.id, { context: context("succeeded", 1, ["done", "done"]) }, { ifMatch: task.version });
+    await h.page.locator('.task-card[data-status="succeeded"]').waitFor({ timeout: 10_000 });
+    expect(await card.locator("progress").evaluate((p) => (p as HTMLProgressElement).value)).toBe(1);
   });
 
   it("shows the running agent with its model, tools and the pending triggers of its consumer", async () => {

@@ -6,7 +6,7 @@ import { DEFAULT_TIMEOUT_MS, PageRefusal, sendToFrame } from "./content-client.t
 import { NeedsConfirmation } from "../../shared/action-error.ts";
 import { docIdFor } from "./doc-ids.ts";
 import { resolveFramePath } from "./frame-path.ts";
-import { whileActing } from "./trusted-pointer.ts";
+import { trustedInputOn, whileActing } from "./trusted-input.ts";
 
 const MAX_TIMEOUT_MS = 120_000;
 const LOCAL_REF = /^e\d+$/;
@@ -91,14 +91,27 @@ export async function runElementAction(tab: chrome.tabs.Tab, cmd: Command): Prom
     if (params.selector) params.selector = { ...(params.selector as Selector), frame: undefined };
   }
   if (selectors.some((s) => s.nameMode === "regex")) await ensureRegexEngine(tabId, frameId);
+  // The user turned on trusted input for this site (options page): the verbs that send input ask the
+  // worker for it (trusted-input.ts); the rest ignore the flag.
+  const trusted = await trustedInputOn(tab.url);
   try {
-    const { data, rebound } = await whileActing(tabId, () =>
-      sendToFrame(
-        tabId,
-        frameId,
-        { kind: "action", name: cmd.type, params, expect_doc: expectDoc, ...(cmd.guard ? { guard: cmd.guard } : {}) },
-        channelTimeout(params),
-      ),
+    const { data, rebound } = await whileActing(
+      tabId,
+      () =>
+        sendToFrame(
+          tabId,
+          frameId,
+          {
+            kind: "action",
+            name: cmd.type,
+            params,
+            expect_doc: expectDoc,
+            ...(cmd.guard ? { guard: cmd.guard } : {}),
+            ...(trusted ? { input: "trusted" as const } : {}),
+          },
+          channelTimeout(params),
+        ),
+      { trusted },
     );
     return { data: prefixRefs(data, frameId), ...(rebound ? { rebound: frameRef(frameId, rebound.ref) } : {}) };
   } catch (e) {

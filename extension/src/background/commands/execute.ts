@@ -3,6 +3,7 @@ import { type Command, commandSchema, type ExecuteResult } from "../../shared/co
 import { isRestrictedUrl, targetTab } from "./active-tab.ts";
 import { runElementAction, type ElementActionResult } from "./element-action.ts";
 import { runSnapshot } from "./snapshot.ts";
+import { captureCandidates } from "./capture-candidates.ts";
 import { handleTabCommand, isTabCommand } from "./tabs.ts";
 import { ActionError } from "../../shared/action-error.ts";
 import { isChromeAccessRefusal, restrictedPageHelp } from "../../shared/restricted-page.ts";
@@ -27,6 +28,7 @@ async function run(cmd: Command): Promise<ElementActionResult> {
   if (isRestrictedUrl(tab.url)) throw new ActionError("blocked_by_policy", restrictedPageHelp(tab.url) ?? `extensions cannot read or act on ${tab.url}`);
   try {
     if (cmd.type === "snapshot") return { data: await runSnapshot(tab, cmd.params) };
+    if (cmd.type === "capture_candidates") return { data: await captureCandidates(tab, cmd.params) };
     return await runElementAction(tab, cmd);
   } catch (e) {
     // A blank tab, or a frame Chrome keeps closed: its raw refusal becomes what the user can do.

@@ -1,14 +1,16 @@
 // The mask overlay in the page ("Mask" in docs/extension.md): a translucent layer with "Agent is
 // acting" that blocks the user's own clicks and keys while an agent works in the tab. It lets the
-// agent's synthetic events through (they are not isTrusted), ignores the pointer itself
+// agent's synthetic events through (they are not isTrusted), and its trusted ones (trusted-input mode:
+// while the content script of this frame has a step in flight, the global named `trustedGlobal`,
+// shared/trusted-input.ts), ignores the pointer itself
 // (pointer-events: none, so hit tests see the page), and hides from the snapshot (aria-hidden host,
 // closed shadow root).
 // It never traps the user: Esc, or its Stop button, stops the agent's task (the worker's stop).
 
 /** Runs in the page's isolated world: must not use anything from this module's scope. */
-export function setMask(show: boolean, label: string) {
+export function setMask(show: boolean, label: string, trustedGlobal: string) {
   type MaskState = { host: HTMLElement; block: (e: Event) => void };
-  const g = globalThis as unknown as { __crumbsMask?: MaskState };
+  const g = globalThis as unknown as { __crumbsMask?: MaskState } & Record<string, unknown>;
   const events = ["pointerdown", "pointerup", "mousedown", "mouseup", "click", "dblclick", "contextmenu", "keydown", "keypress", "keyup", "touchstart"];
   if (!show) {
     const m = g.__crumbsMask;
@@ -38,7 +40,7 @@ export function setMask(show: boolean, label: string) {
   const stop = () => void chrome.runtime.sendMessage({ kind: "crumbs:mask-stop" }).catch(() => {});
   root.append(layer);
   const block = (e: Event) => {
-    if (!e.isTrusted) return;
+    if (!e.isTrusted || Number(g[trustedGlobal] ?? 0) > 0) return;
     e.preventDefault();
     e.stopImmediatePropagation();
     // Only the user's own key or click (isTrusted): a page cannot stop or start anything here.

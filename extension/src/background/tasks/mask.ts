@@ -3,6 +3,7 @@ import { cancels, isCancelledBy } from "../../shared/state/control.ts";
 import { inbox } from "../../shared/state/inbox.ts";
 import { MASK_LABEL, setMask } from "./mask-page.ts";
 import { stored } from "../../shared/state/store.ts";
+import { TRUSTED_INPUT_GLOBAL } from "../../shared/trusted-input.ts";
 import { scopes } from "./tab-scope.ts";
 
 // When the mask shows ("Mask" in docs/extension.md): an agent has work for the tab, the tab is the
@@ -41,7 +42,7 @@ async function visibleTabs(): Promise<Set<number>> {
 
 async function apply(tabId: number, show: boolean): Promise<void> {
   await chrome.scripting
-    .executeScript({ target: { tabId, frameIds: [0] }, func: setMask, args: [show, MASK_LABEL] })
+    .executeScript({ target: { tabId, frameIds: [0] }, func: setMask, args: [show, MASK_LABEL, TRUSTED_INPUT_GLOBAL] })
     .catch(() => {});
 }
 

@@ -7,6 +7,7 @@ import { postResult } from "./results.ts";
 import { syncMask } from "./mask.ts";
 import { ungroupTask } from "./tab-group.ts";
 import { scopes } from "./tab-scope.ts";
+import { endTrustedInput } from "../commands/trusted-input.ts";
 
 // Stop: the user ends an agent's task from the side panel or with Esc on the page's mask. At once,
 // in storage first (so nothing queued starts): the task is marked stopped and its waiting actions
@@ -34,6 +35,11 @@ async function sessionsFor(target: StopTarget): Promise<string[]> {
 
 export async function stopTasks(conn: Connection | undefined, extensionId: string, target: StopTarget, reason: string): Promise<string[]> {
   const sessions = await sessionsFor(target);
+  // Trusted input ends first: the debugger detaches from the sessions' tabs now, not when their running action ends.
+  const all = await scopes.get();
+  const tabIds = new Set(sessions.flatMap((s) => all[s]?.tabs ?? []));
+  if (target.tabId !== undefined) tabIds.add(target.tabId);
+  await endTrustedInput([...tabIds]);
   const at = new Date().toISOString();
   const views = await tasks.get();
   const writes: Array<Promise<unknown>> = [];

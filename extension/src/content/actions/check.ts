@@ -7,10 +7,12 @@ import { targetParams } from "./params.ts";
 import { pointerClick } from "../dom/pointer.ts";
 import { resolveTarget } from "../dom/resolve-target.ts";
 import { userTarget } from "../dom/label-proxy.ts";
+import { trustedClick, type InputReport } from "../dom/trusted-input.ts";
+import { trustedInputHint } from "../../shared/trusted-input.ts";
 
 // check/uncheck click like a user (so React's onClick/onChange and Vue's v-model run) and then verify the state.
 for (const [name, want] of [["check", true], ["uncheck", false]] as const) {
-  registerAction(name, targetParams, async (params) => {
+  registerAction(name, targetParams, async (params, ctx) => {
     const el = resolveTarget(params);
     const before = checkedState(el);
     if (before === undefined) {
@@ -23,11 +25,13 @@ for (const [name, want] of [["check", true], ["uncheck", false]] as const) {
     if (before === want) return { [name === "check" ? "checked" : "unchecked"]: summarize(el), changed: false };
     // Custom checkboxes often hide the real input and show a styled label: click what the user would click.
     const point = await waitForActionable(userTarget(el), { hitTest: true, timeoutMs: params.timeout_ms, control: el });
-    pointerClick(point);
+    const report: InputReport = {};
+    if (!(ctx.input === "trusted" && (await trustedClick(point, 1, report)))) pointerClick(point);
     const after = checkedState(el);
     if (after !== want) {
-      throw new ActionError("not_actionable", `clicking ${describeElement(el)} did not ${name} it (the page kept it ${after ? "checked" : "unchecked"})`);
+      const hint = report.input === "trusted" ? "" : `; ${trustedInputHint(location.hostname)}`;
+      throw new ActionError("not_actionable", `clicking ${describeElement(el)} did not ${name} it (the page kept it ${after ? "checked" : "unchecked"})${hint}`);
     }
-    return { [name === "check" ? "checked" : "unchecked"]: summarize(el), changed: true };
+    return { [name === "check" ? "checked" : "unchecked"]: summarize(el), changed: true, ...report };
   });
 }

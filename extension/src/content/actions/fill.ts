@@ -5,7 +5,10 @@ import { waitForActionable } from "../dom/actionability.ts";
 import { describeElement, isEnabled, isTextEntry } from "../dom/element-state.ts";
 import { summarize } from "../dom/role-utils.ts";
 import { isSecretField, reportedValue } from "../dom/redaction.ts";
-import { readValue, replaceValue } from "../dom/input-events.ts";
+import { focusElement, readValue, replaceValue, selectAllContents } from "../dom/input-events.ts";
+import { keyDef } from "../dom/keyboard.ts";
+import { trusted, type InputReport } from "../dom/trusted-input.ts";
+import { trustedInputHint } from "../../shared/trusted-input.ts";
 import { needsTarget, targetMessage, targetShape, timeout } from "./params.ts";
 import { resolveTarget } from "../dom/resolve-target.ts";
 
@@ -16,13 +19,17 @@ const fillParams = z
 // Inputs whose value is set as a whole string in a fixed format rather than typed.
 const FORMATTED_TYPES = new Set(["color", "range", "date", "datetime-local", "month", "time", "week", "number"]);
 
-registerAction("fill", fillParams, async (params) => {
+registerAction("fill", fillParams, async (params, ctx) => {
   const el = resolveTarget(params);
   refuseNonText(el);
   await waitForActionable(el, { editable: true, hitTest: false, timeoutMs: params.timeout_ms });
-  replaceValue(el, params.value);
+  const report: InputReport = {};
+  const formattedType = el.localName === "input" && FORMATTED_TYPES.has((el as HTMLInputElement).type);
+  // Trusted: select what is there and replace it as typed text (Backspace for an empty value). A formatted
+  // field (date, color) takes its value as a whole string only, so it stays synthetic.
+  if (!(ctx.input === "trusted" && !formattedType && (await fillTrusted(el, params.value, report)))) replaceValue(el, params.value);
   const back = readValue(el);
-  const formatted = el.localName === "input" && FORMATTED_TYPES.has((el as HTMLInputElement).type);
+  const formatted = formattedType;
   const matches = formatted || el.localName !== "input" && el.localName !== "textarea"
     ? normalize(back) === normalize(params.value)
     : back === params.value;
@@ -32,11 +39,19 @@ registerAction("fill", fillParams, async (params) => {
       formatted ? "invalid_params" : "not_actionable",
       formatted
         ? `${describeElement(el)} rejected ${shown}: a ${(el as HTMLInputElement).type} field needs its own format (for example 2024-05-31 for a date)`
-        : `${describeElement(el)} did not keep ${shown} (the page changed it back or limits its length)`,
+        : `${describeElement(el)} did not keep ${shown} (the page changed it back or limits its length)` +
+          (report.input === "trusted" ? "" : `; ${trustedInputHint(location.hostname)}`),
     );
   }
-  return { filled: summarize(el), ...reportedValue(el) };
+  return { filled: summarize(el), ...reportedValue(el), ...report };
 });
+
+async function fillTrusted(el: Element, value: string, report: InputReport): Promise<boolean> {
+  focusElement(el);
+  selectAllContents(el);
+  if (value === "") return readValue(el) === "" || trusted({ type: "key", key: keyDef("Backspace"), modifiers: [] }, report);
+  return trusted({ type: "text", text: value }, report);
+}
 
 function refuseNonText(el: Element): void {
   if (el.localName === "select") throw new ActionError("invalid_params", "this is a dropdown: use `select` with a value or label");

@@ -16,3 +16,4 @@ import "./get.ts";
 import "./is.ts";
 import "./query.ts";
 import "./details.ts";
+import "./capture-candidates.ts";

@@ -12,6 +12,7 @@ const target = [
   { selector: { role: "link", name: "^Product \\d+$", nameMode: "regex", within: { landmark: "main" } } },
   { selector: { role: "checkbox", name: "agree", nameMode: "includes", states: { checked: false, disabled: false } } },
   { selector: { role: "button", name: "Pay", nameMode: "exact", frame: ["Payment"] } },
+  { selector: { xpath: "/html/body/form/button[1]" } },
 ];
 const samples: Record<string, Record<string, unknown>[]> = {
   click: target,
@@ -26,12 +27,13 @@ const samples: Record<string, Record<string, unknown>[]> = {
   press: [{ key: "Enter" }, { ref: "e1", key: "Control+a" }],
   select: [{ ref: "e4", value: "France" }],
   scroll: [{}, { direction: "down", amount: 300 }, { ref: "e9" }, { selector: { role: "list" }, direction: "up" }],
-  wait_for: [{ until: { url: "/done" } }, { until: { selector: { css: "#x" } }, timeout_ms: 500 }, { until: { text: "ok", network_idle: true } }],
+  wait_for: [{ until: { url: "/done" } }, { until: { selector: { css: "#x" } }, timeout_ms: 500 }, { until: { selector: { xpath: "//p[@id='done']" } } }, { until: { text: "ok", network_idle: true } }],
   extract: [{ ref: "e2" }, { selector: { css: "ul" }, fields: ["title", "url"], limit: 10 }],
   get: [{ what: "title" }, { ref: "e1", what: "attribute", name: "href" }, { ref: "e1", what: "html" }],
   is: [{ ref: "e1", state: "checked" }],
   query: [{ query: "the checkout button" }, { query: "email field", limit: 10 }],
   details: target,
+  capture_candidates: [{ refs: ["e1", "e7"] }, { refs: ["e3"], crops: 0 }],
 };
 
 describe("content params follow @crumbs/schemas", () => {

@@ -8,11 +8,12 @@ import { focusElement } from "../dom/input-events.ts";
 import { pressChord } from "../dom/key-events.ts";
 import { KeyParseError, parseChord, type Chord } from "../dom/keyboard.ts";
 import { targetShape, timeout } from "./params.ts";
+import { trustedChord, type InputReport } from "../dom/trusted-input.ts";
 import { resolveTarget } from "../dom/resolve-target.ts";
 
 const pressParams = z.object({ ...targetShape, key: z.string().check(z.minLength(1)), timeout_ms: timeout });
 
-registerAction("press", pressParams, async (params) => {
+registerAction("press", pressParams, async (params, ctx) => {
   let chord: Chord;
   try {
     chord = parseChord(params.key);
@@ -27,7 +28,13 @@ registerAction("press", pressParams, async (params) => {
     focusElement(el);
     start = el;
   }
+  const report: InputReport = {};
+  // Trusted: the browser runs the key's default action itself, and whether the page cancelled it is not reported back.
+  if (ctx.input === "trusted" && (await trustedChord(chord, report))) {
+    const focused = deepActiveElement(start.ownerDocument);
+    return { pressed: params.key, focused: focused ? summarize(focused) : null, ...report };
+  }
   const { prevented } = pressChord(start, chord);
   const focused = deepActiveElement(start.ownerDocument);
-  return { pressed: params.key, prevented_by_page: prevented, focused: focused ? summarize(focused) : null };
+  return { pressed: params.key, prevented_by_page: prevented, focused: focused ? summarize(focused) : null, ...report };
 });

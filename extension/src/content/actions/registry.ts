@@ -10,6 +10,8 @@ import { parseParams } from "./params.ts";
 export interface ActionContext {
   /** Identity of this document; changes on navigation, so refs of an older page never match. */
   docId: string;
+  /** "trusted": the user turned on trusted input for this site; verbs that send input ask the worker for it. */
+  input: "synthetic" | "trusted";
 }
 
 export type ActionHandler = (params: unknown, ctx: ActionContext) => Promise<unknown>;

@@ -8,6 +8,8 @@ import { summarize } from "../dom/role-utils.ts";
 import { reportedValue } from "../dom/redaction.ts";
 import { caretToEnd, focusElement } from "../dom/input-events.ts";
 import { typeChar } from "../dom/key-events.ts";
+import { charDef } from "../dom/keyboard.ts";
+import { trusted, type InputReport } from "../dom/trusted-input.ts";
 import { targetShape, timeout } from "./params.ts";
 import { resolveTarget } from "../dom/resolve-target.ts";
 
@@ -23,7 +25,7 @@ const typeParams = z
   .check(z.refine((v) => v.value !== undefined || v.text !== undefined, { message: "give `value`: the text to type" }));
 
 // `type` appends keystroke by keystroke (the action contract); `fill` replaces the whole value.
-registerAction("type", typeParams, async (params) => {
+registerAction("type", typeParams, async (params, ctx) => {
   const text = params.value ?? params.text ?? "";
   const hasTarget = params.ref !== undefined || params.selector !== undefined;
   const el = hasTarget ? resolveTarget(params) : deepActiveElement();
@@ -36,9 +38,16 @@ registerAction("type", typeParams, async (params) => {
     caretToEnd(el);
   }
   if (deepActiveElement(el.ownerDocument) !== el) throw new ActionError("not_actionable", `${describeElement(el)} cannot take focus`);
+  const report: InputReport = {};
+  let viaWorker = ctx.input === "trusted";
   for (const ch of text) {
-    typeChar(el, ch);
+    // Trusted: each character as its key (keyDown with its text, keyUp), as a keyboard sends it; a
+    // failure part-way types the rest synthetically.
+    if (!(viaWorker && (await trusted({ type: "key", key: charDef(ch), modifiers: [] }, report)))) {
+      viaWorker = false;
+      typeChar(el, ch);
+    }
     if (params.delay) await sleep(params.delay);
   }
-  return { typed: summarize(el), chars: [...text].length, ...reportedValue(el) };
+  return { typed: summarize(el), chars: [...text].length, ...reportedValue(el), ...report };
 });

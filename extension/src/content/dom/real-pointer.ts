@@ -8,7 +8,7 @@ import { pointerIsOn, pointerMove } from "./pointer.ts";
 // this frame cannot know, a tab held by DevTools), synthetic events reach the page's JS hover handlers.
 
 /** The point in the top frame's viewport, through same-origin parents; undefined across an origin. */
-function inTopFrame(point: ActionPoint): { x: number; y: number } | undefined {
+export function inTopFrame(point: ActionPoint): { x: number; y: number } | undefined {
   let x = point.x;
   let y = point.y;
   let win: Window = point.target.ownerDocument.defaultView ?? window;

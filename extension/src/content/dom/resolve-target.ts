@@ -8,6 +8,7 @@ import { statesOf } from "./element-info.ts";
 import { nameOf, roleOf } from "./role-utils.ts";
 import { checkedState, isEnabled, isVisible } from "./element-state.ts";
 import { compileNameRegex } from "./regex-engine.ts";
+import { evaluateXPath } from "./xpath.ts";
 
 // A target is a ref from the last snapshot or a selector (role + accessible name, visible text, or
 // css) re-resolved now. Refs heal only when certain (refs.ts); selectors that match several visible
@@ -24,6 +25,7 @@ export const roleSelectorSchema = z.union([
   roleTargetSchema,
   z.object({ text: z.string().check(z.minLength(1)), nth }),
   z.object({ css: z.string().check(z.minLength(1)), nth }),
+  z.object({ xpath: z.string().check(z.minLength(1)), nth }),
 ]);
 export type RoleSelector = z.infer<typeof roleSelectorSchema>;
 
@@ -46,6 +48,7 @@ export function describeSelector(sel: RoleSelector | string): string {
     return `role ${sel.role}${name}${states}${within}`;
   }
   if ("text" in sel) return `text "${sel.text}"`;
+  if ("xpath" in sel) return `xpath "${sel.xpath}"`;
   return `css "${sel.css}"`;
 }
 
@@ -59,6 +62,8 @@ export function matchSelector(sel: RoleSelector | string, doc: Document = docume
     } catch {
       throw new ActionError("invalid_params", `"${css}" is not a valid CSS selector`);
     }
+  } else if ("xpath" in sel) {
+    found = evaluateXPath(doc, sel.xpath);
   } else if ("role" in sel) {
     found = byRole(doc, sel);
   } else {

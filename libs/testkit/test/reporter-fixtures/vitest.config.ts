@@ -7,6 +7,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["*.fixture.ts"],
+    // As in the repository's own config: a test whose assertions never ran fails.
+    expect: { requireAssertions: true },
     reporters: [fileURLToPath(new URL("../../src/summary-reporter.ts", import.meta.url))],
   },
 });

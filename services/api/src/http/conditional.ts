@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Context } from "hono";
+import { JsonText } from "../store/index.ts";
 
 // Conditional reads (RFC 9110, 13.1.2): a GET with If-None-Match naming the current ETag answers
 // 304 without a body. The comparison is weak (W/"x" matches "x"), as the RFC asks for GET.
@@ -17,11 +18,11 @@ export function ifNoneMatchHits(header: string | undefined, etag: string): boole
 export const contentEtag = (text: string) => `W/"${createHash("sha1").update(text).digest("base64url")}"`;
 
 /**
- * Answers `body` as JSON with `etag` (a hash of the JSON when absent), or 304 when the request's
+ * Answers `body` as JSON (JsonText: sent as it is) with `etag` (a hash of the JSON when absent), or 304 when the request's
  * If-None-Match names it. `private, no-cache`: a browser may keep it but asks again each time.
  */
 export function conditionalJson(c: Context, body: unknown, etag?: string): Response {
-  const text = JSON.stringify(body);
+  const text = body instanceof JsonText ? body.text : JSON.stringify(body);
   const tag = etag ?? contentEtag(text);
   c.header("ETag", tag);
   c.header("Cache-Control", "private, no-cache");

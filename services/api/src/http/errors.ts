@@ -2,40 +2,16 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { CrumbsError } from "@crumbs/schemas";
+import { errorCode, isConnectionFailureCode } from "@crumbs/telemetry";
 
-// Connection-level failures mean Postgres is down or overloaded, not that the request was wrong.
-const UNAVAILABLE_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "EPIPE",
-  "ETIMEDOUT",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "CONNECTION_CLOSED",
-  "CONNECTION_ENDED",
-  "CONNECTION_DESTROYED",
-  "CONNECT_TIMEOUT",
-  "57P01",
-  "57P02",
-  "57P03",
-  "53300",
-  "40001",
-  "40P01",
+// A failed connection means Postgres is down or overloaded, not that the request was wrong: 503
+// with Retry-After (the one code list: @crumbs/telemetry's isConnectionFailureCode). So do these
+// SQLSTATEs, where the same request can succeed a moment later.
+const RETRY_LATER_CODES = new Set([
+  "53300", // too_many_connections
+  "40001", // serialization_failure
+  "40P01", // deadlock_detected
 ]);
-
-function causes(err: unknown): unknown[] {
-  const out: unknown[] = [];
-  for (let e = err, i = 0; e && i < 6; e = (e as { cause?: unknown }).cause, i++) out.push(e);
-  return out;
-}
-
-function dbCode(err: unknown): string | undefined {
-  for (const e of causes(err)) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string") return code;
-  }
-  return undefined;
-}
 
 export function errorBody(code: string, message: string, details?: unknown) {
   return details === undefined ? { error: code, message } : { error: code, message, details };
@@ -56,8 +32,8 @@ export function createErrorHandler(log: (msg: string, err: unknown, requestId: s
       const code = status === 413 ? "payload_too_large" : status === 401 ? "unauthorized" : "invalid_request";
       return c.json(errorBody(code, err.message || "bad request"), status as ContentfulStatusCode);
     }
-    const code = dbCode(err);
-    if (code && (UNAVAILABLE_CODES.has(code) || code.startsWith("08"))) {
+    const code = errorCode(err);
+    if (code && (isConnectionFailureCode(code) || RETRY_LATER_CODES.has(code))) {
       c.header("Retry-After", "1");
       return c.json(errorBody("unavailable", "the database is unavailable, retry shortly"), 503);
     }

@@ -120,7 +120,7 @@ export async function streamEvents(stream: SSEStreamingApi, opts: StreamOptions)
         }
         for (const event of page.items) {
           if (stream.aborted) return;
-          await stream.writeSSE({ id: String(event.seq), event: event.type, data: JSON.stringify(event) });
+          await stream.writeSSE({ id: String(event.seq), event: event.type, data: event.json });
         }
         if (page.next_after !== null) last = page.next_after;
         if (page.has_more) pending = true;

@@ -3,11 +3,11 @@ import { useEffect } from "preact/hooks";
 import { followEvents, get, withQuery } from "../api.ts";
 import { ErrorBox, Tags, Time, useLoad } from "../components/common.tsx";
 import { href } from "../router.ts";
-import { buildTimeline, EXTENSION_TAG, sessionsOf, SESSION_TAG, tagValue, type PageVersion, type TimelineStep } from "../session-timeline.ts";
+import { buildTimeline, EXTENSION_TAG, latestTask, sessionsOf, SESSION_TAG, tagValue, type PageVersion, type TimelineStep } from "../session-timeline.ts";
 
 type Items = { items: Breadcrumb[] };
 
-async function loadTimeline(session: string): Promise<TimelineStep[]> {
+async function loadTimeline(session: string): Promise<{ steps: TimelineStep[]; task?: Breadcrumb }> {
   const items = (await get<Items>(withQuery("/v1/breadcrumbs", { tag: `${SESSION_TAG}${session}`, limit: 500 }))).items;
   const actionIds = items.filter((b) => b.schema_name === "browser.action.v1").map((b) => b.id);
   const results = actionIds.length
@@ -30,7 +30,55 @@ async function loadTimeline(session: string): Promise<TimelineStep[]> {
       pageVersions[ext] = versions.flatMap((v) => v.items);
     }),
   );
-  return buildTimeline(items, results, pageVersions);
+  const task = latestTask(items);
+  return { steps: buildTimeline(items, results, pageVersions), ...(task ? { task } : {}) };
+}
+
+interface TaskView {
+  goal?: string;
+  subgoal?: string;
+  status?: string;
+  progress?: number;
+  plan?: { id?: string; label?: string; status?: string }[];
+  history?: unknown[];
+  history_dropped?: number;
+  model_calls?: number;
+  message?: string;
+}
+
+/** The session's browser.task.v1 (the runner's living record of the task): goal, status, progress, plan. */
+function TaskCard({ task }: { task: Breadcrumb }) {
+  const t = task.context as TaskView;
+  const progress = typeof t.progress === "number" ? t.progress : 0;
+  const ran = (t.history?.length ?? 0) + (t.history_dropped ?? 0);
+  return (
+    <section class="panel task-card" aria-label="Task" data-status={t.status}>
+      <div class="actions">
+        <h2>Task: {t.goal}</h2>
+        <a href={href("breadcrumbs", task.id)} class="muted">
+          {task.schema_name} v{task.version}
+        </a>
+      </div>
+      {t.subgoal && <p class="muted">now: {t.subgoal}</p>}
+      <div class="task-progress">
+        <progress max={1} value={progress} aria-label={`Progress ${Math.round(progress * 100)}%`} />{" "}
+        <span>{Math.round(progress * 100)}%</span> <strong class={`task-status task-${t.status}`}>{t.status}</strong>
+      </div>
+      {!!t.plan?.length && (
+        <ol class="task-plan" aria-label="Task steps">
+          {t.plan.map((p) => (
+            <li key={p.id} data-status={p.status}>
+              <span class="muted">{p.status}</span> {p.label}
+            </li>
+          ))}
+        </ol>
+      )}
+      <p class="muted small">
+        {ran} step{ran === 1 ? "" : "s"} run, {t.model_calls ?? 0} model call{t.model_calls === 1 ? "" : "s"}
+        {t.message ? ` — ${t.message}` : ""}
+      </p>
+    </section>
+  );
 }
 
 const LABEL: Record<TimelineStep["kind"], string> = { message: "user", answer: "agent", action: "action", other: "other" };
@@ -84,7 +132,7 @@ function Step({ s }: { s: TimelineStep }) {
 
 export function SessionsPage({ id }: { id?: string }) {
   const list = useLoad(async () => sessionsOf((await get<Items>(withQuery("/v1/breadcrumbs", { schema_name: "chat.message.v1", limit: 500 }))).items), []);
-  const timeline = useLoad(async () => (id ? loadTimeline(id) : []), [id]);
+  const timeline = useLoad(async (): Promise<{ steps: TimelineStep[]; task?: Breadcrumb }> => (id ? loadTimeline(id) : { steps: [] }), [id]);
   // Live: a write in this session, or any action result (results carry no session tag), reloads it.
   useEffect(() => {
     if (!id) return;
@@ -128,8 +176,9 @@ export function SessionsPage({ id }: { id?: string }) {
               </button>
             </div>
             <ErrorBox error={timeline.error} />
+            {timeline.data?.task && <TaskCard task={timeline.data.task} />}
             <ol class="session" aria-label="Session timeline">
-              {timeline.data?.map((s) => (
+              {timeline.data?.steps.map((s) => (
                 <Step key={s.breadcrumb.id} s={s} />
               ))}
             </ol>

@@ -1,28 +1,8 @@
-/**
- * Which failures mean "this client's connections can no longer be trusted".
- * The HTTP layer already answers these codes with 503 + Retry-After
- * (http/errors.ts walks `cause` chains for `code`), so errors we raise
- * ourselves carry one of those codes too.
- */
+import { causeChain, isConnectionFailureCode } from "@crumbs/telemetry";
 
-/** Codes after which the whole postgres-js client is retired (see supervisor.ts). */
-const CONNECTION_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "EPIPE",
-  "ETIMEDOUT",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "CONNECTION_CLOSED",
-  "CONNECTION_ENDED",
-  "CONNECTION_DESTROYED",
-  "CONNECT_TIMEOUT",
-  "57P01", // admin_shutdown
-  "57P02", // crash_shutdown
-  "57P03", // cannot_connect_now (starting up / recovering)
-]);
+// Which failures mean "this client's connections can no longer be trusted": the connection-failure
+// codes of @crumbs/telemetry, which the HTTP layer also answers with 503 + Retry-After, so errors we
+// raise ourselves carry one of those codes too.
 
 /** A failure of the connection itself, raised by this layer (deadline passed, driver fault). */
 export class DatabaseConnectionError extends Error {
@@ -61,10 +41,6 @@ export class StatementTimeoutError extends Error {
   }
 }
 
-function* chain(err: unknown): Generator<unknown> {
-  for (let e = err, i = 0; e && i < 6; e = (e as { cause?: unknown }).cause, i++) yield e;
-}
-
 /**
  * postgres-js 3.4.9 dereferences a null socket in `nextWrite` when a write is
  * queued on a connection whose socket already closed (porsager/postgres#1154,
@@ -78,11 +54,11 @@ export function isDriverWriteFault(err: unknown): boolean {
 
 /** True when the error (or a cause, through drizzle's DrizzleQueryError) says the connection is gone or stuck. */
 export function isConnectionFailure(err: unknown): boolean {
-  for (const e of chain(err)) {
+  for (const e of causeChain(err)) {
     if (e instanceof StatementTimeoutError) return false;
     if (e instanceof DatabaseConnectionError || isDriverWriteFault(e)) return true;
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && (CONNECTION_CODES.has(code) || code.startsWith("08"))) return true;
+    const code = e && typeof e === "object" ? (e as { code?: unknown }).code : undefined;
+    if (typeof code === "string" && isConnectionFailureCode(code)) return true;
   }
   return false;
 }

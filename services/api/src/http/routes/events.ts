@@ -1,12 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { streamSSE } from "hono/streaming";
-import { listEvents, RowPacer } from "../../store/index.ts";
+import { eventPageJson, eventPageTag, JsonText, listEvents, RowPacer } from "../../store/index.ts";
 import type { RouteDeps } from "../context.ts";
 import { limitParam, selectorParam } from "../params.ts";
 import { InvalidRequestError } from "../../errors.ts";
 import { streamEvents } from "../sse.ts";
 import { ownerRead } from "../owner-read.ts";
-import { conditionalJson } from "../conditional.ts";
+import { conditionalJson, contentEtag } from "../conditional.ts";
 import { BreadcrumbEvent, errors, etagHeader, ifNoneMatchHeader, json, notModified, selectorQuery } from "../openapi/components.ts";
 import { apiRoute, defineRoute, newRouter } from "../openapi/define.ts";
 
@@ -74,20 +74,18 @@ export function eventRoutes(deps: RouteDeps) {
   defineRoute(app, routes.list, async (c, { query: q }) => {
     const { owner } = c.get("principal");
     const selector = selectorParam(c.req.query("selector"));
-    return ownerRead(deps, owner, async () =>
-      conditionalJson(
-        c,
-        await listEvents(deps.database.db, owner, {
-          after: q.after,
-          since: q.since,
-          until: q.until,
-          selector,
-          limit: q.limit,
-          pacer: new RowPacer(),
-          maxBytes: deps.pageMaxBytes,
-        }),
-      ),
-    );
+    return ownerRead(deps, owner, async () => {
+      const page = await listEvents(deps.database.db, owner, {
+        after: q.after,
+        since: q.since,
+        until: q.until,
+        selector,
+        limit: q.limit,
+        pacer: new RowPacer(),
+        maxBytes: deps.pageMaxBytes,
+      });
+      return conditionalJson(c, new JsonText(eventPageJson(page)), contentEtag(eventPageTag(page)));
+    });
   });
 
   defineRoute(app, routes.stream, async (c, { query: q }) => {
