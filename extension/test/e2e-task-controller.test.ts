@@ -80,6 +80,11 @@ describe("a task driven by the controller", () => {
     const answer = await agentAnswer(e, session, (b) => b.context.final === true, 60_000);
     const month = lastMonth();
     expect(answer.context.content).toBe(`Done: download ${month.label}.`);
+    // The user sees it in the side panel's task view: the goal, done, at 100%.
+    const view = panel.locator("#task-progress");
+    await view.locator('[data-status="succeeded"]').waitFor({ timeout: 15_000 });
+    expect(await view.locator(".goal").textContent()).toBe("Log in as ada@example.test and download last month's invoice");
+    expect(await view.locator(".pct").textContent()).toBe("100%");
     await page.waitForURL(`**/site/invoice.html?month=${month.iso}`);
     expect(await page.title()).toBe(`Invoice ${month.label}`);
     expect(await page.evaluate(() => localStorage.getItem("site.downloaded"))).toBe(month.iso);
