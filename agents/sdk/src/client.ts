@@ -6,7 +6,7 @@ import { natsCredsAuthenticator } from "./nats-creds.ts";
 import { connectWithToken, type TokenNats } from "./token-nats.ts";
 import type { EventSubscription } from "./event-subscription.ts";
 import type { Breadcrumb, CreateBreadcrumb } from "./known.ts";
-import { replayEvents, type ReplayOptions } from "./replay.ts";
+import { publishReplay, replayEvents, type ReplayOptions, type ReplayPublishResult } from "./replay.ts";
 import { replyTo, respondTo } from "./reply.ts";
 import type { Selector, SelectorInput } from "./selector.ts";
 import { subscribeEvents, type SubscribeOptions } from "./subscribe.ts";
@@ -101,7 +101,11 @@ export class CrumbsClient extends CrumbsHttp {
   async subscribe<S extends string>(selector: Selector & { schema_name: S }, opts?: SubscribeOptions): Promise<EventSubscription<S>>;
   async subscribe(selector: SelectorInput, opts?: SubscribeOptions): Promise<EventSubscription>;
   async subscribe(selector: SelectorInput, opts: SubscribeOptions = {}): Promise<EventSubscription> {
-    const sub = await subscribeEvents(await this.nats(), selector, { http: this, ...opts });
+    const nc = await this.nats();
+    // Credentials minted for the token reach only its owner's subjects: a plain subscription
+    // (`subjectPrefix`) on every owner's would be refused, so it narrows to that owner.
+    const owner = opts.owner ?? (opts.subjectPrefix ? this.tokenNats?.owner : undefined);
+    const sub = await subscribeEvents(nc, selector, { http: this, ...opts, ...(owner ? { owner } : {}) });
     this.subs.add(sub);
     void sub.closed.finally(() => this.subs.delete(sub));
     return sub;
@@ -109,6 +113,16 @@ export class CrumbsClient extends CrumbsHttp {
 
   replay(selector?: Selector, opts: ReplayOptions = {}) {
     return replayEvents(this, selector, opts);
+  }
+
+  /**
+   * Publish history into NATS for agents: each event, in seq order, on
+   * `<prefix>.<owner>.<type>.<schema_name>` (`crumbs replay --publish <prefix>`). With the token
+   * alone use `replay`: the owner's `REPLAY` stream stores it (once per msg id within its duplicate
+   * window) and an agent subscribed with `{subjectPrefix: "replay"}` receives it.
+   */
+  publishReplay(prefix: string, selector?: Selector, opts: ReplayOptions = {}): Promise<ReplayPublishResult> {
+    return this.nats().then((nc) => publishReplay(this, nc, prefix, selector, opts));
   }
 
   reply<S extends string>(trigger: Breadcrumb, body: CreateBreadcrumb<S>, opts: { idempotencyKey: string; signal?: AbortSignal }) {

@@ -1,5 +1,6 @@
 export { CrumbsClient, connectNats, type ConnectNatsOptions, type CrumbsClientOptions } from "./client.ts";
 export { NatsCredsError } from "./nats-creds.ts";
+export { NatsPermissionError, type NatsOperation } from "./nats-permission.ts";
 export { connectWithToken, type TokenNats, type TokenNatsOptions } from "./token-nats.ts";
 export {
   CrumbsHttp,
@@ -14,7 +15,16 @@ export type { EventStreamItem, EventStreamQuery } from "./event-stream.ts";
 export { ApiResponseError, ApiTimeoutError, ApiUnreachableError } from "./errors.ts";
 export { subscribeEvents, STREAM, type SubscribeOptions } from "./subscribe.ts";
 export { EventSubscription, handleEvents, type Delivery } from "./event-subscription.ts";
-export { replayEvents, type ReplayOptions } from "./replay.ts";
+export { publishReplay, replayEvents, type ReplayOptions, type ReplayPublishResult } from "./replay.ts";
+export {
+  isReplayPrefix,
+  openReplayPublisher,
+  replayMsgId,
+  replaySubject,
+  type ReplayedEventFields,
+  type ReplayPublishCounts,
+  type ReplayPublisher,
+} from "./replay-publish.ts";
 export { replyTo, respondTo, sessionOf, createOnce } from "./reply.ts";
 export { filterSubjectFor, type Selector, type SelectorInput } from "./selector.ts";
 export {

@@ -1,4 +1,7 @@
+import type { NatsConnection } from "nats";
 import type { CrumbsHttp } from "./http-client.ts";
+import { NatsPermissionError } from "./nats-permission.ts";
+import { openReplayPublisher, type ReplayPublishCounts } from "./replay-publish.ts";
 import type { Selector } from "./selector.ts";
 import type { BreadcrumbEvent } from "./known.ts";
 
@@ -38,4 +41,40 @@ export async function* replayEvents(
     after = next;
     since = undefined;
   }
+}
+
+/** What `publishReplay` did: events read from the history, and where they went. */
+export interface ReplayPublishResult extends ReplayPublishCounts {
+  events: number;
+}
+
+/**
+ * An owner's history, as `replayEvents` reads it, published in seq order on
+ * `<prefix>.<owner>.<type>.<schema_name>` (openReplayPublisher): what `crumbs replay --publish` does.
+ * With an owner's credentials use a prefix other than `crumbs`; `replay` lands in the owner's
+ * `REPLAY` stream, where a second replay within its duplicate window is stored once. A refusal
+ * rejects with NatsPermissionError.
+ */
+export async function publishReplay(
+  http: CrumbsHttp,
+  nc: NatsConnection,
+  prefix: string,
+  selector: Selector | undefined,
+  opts: ReplayOptions = {},
+): Promise<ReplayPublishResult> {
+  const publisher = await openReplayPublisher(nc, prefix);
+  let events = 0;
+  try {
+    for await (const event of replayEvents(http, selector, opts)) {
+      await publisher.publish(event);
+      events++;
+    }
+  } catch (err) {
+    // A refusal seen on the connection explains a failed publish better than the failure itself.
+    await publisher.done().catch((refusal: unknown) => {
+      if (refusal instanceof NatsPermissionError) throw refusal;
+    });
+    throw err;
+  }
+  return { events, ...(await publisher.done()) };
 }

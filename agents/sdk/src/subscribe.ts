@@ -12,6 +12,7 @@ import {
 } from "nats";
 import { STREAM_NAME } from "@crumbs/schemas";
 import { EventSubscription, type MessageSource, type RawMessage } from "./event-subscription.ts";
+import { asPermissionError, NatsPermissionError } from "./nats-permission.ts";
 import type { BreadcrumbEvent } from "./known.ts";
 import type { ReferenceHttp } from "./reference.ts";
 import { filterSubjectFor, selectorMatcher, type EventKind, type Selector, type SelectorInput } from "./selector.ts";
@@ -47,8 +48,11 @@ export interface SubscribeOptions {
    */
   http?: ReferenceHttp;
   /**
-   * Listen on `<prefix>.<owner>.<type>.<schema_name>` with a plain NATS subscription instead of the
-   * CRUMBS stream: what `crumbs replay --publish <prefix>` sends. Live only: no durable, no acks.
+   * Listen on `<prefix>.<owner>.<type>.<schema_name>` instead of the CRUMBS stream: what
+   * `crumbs replay --publish <prefix>` and `publishReplay` send. Without `durable`/`queue`, a plain
+   * NATS subscription (live only, no acks, every publish, duplicates too); with one, a durable
+   * consumer on the stream that stores those subjects (an owner's `REPLAY` stream stores
+   * `replay.<owner>.>`, each message id once), which must exist.
    */
   subjectPrefix?: string;
   /** Aborting ends the subscription (the loop ends after the event in hand), or the subscribe call itself. */
@@ -82,14 +86,22 @@ export async function subscribeEvents(
     nakDelayMs: opts.nakDelayMs ?? 1_000,
   };
   let sub: EventSubscription;
-  if (opts.subjectPrefix && opts.subjectPrefix !== "crumbs") {
-    const subject = `${opts.subjectPrefix}${filterSubject.slice("crumbs".length)}`;
-    sub = new EventSubscription("(core)", subject, coreSource(nc, subject), iteration);
-  } else {
+  try {
     const name = opts.queue ?? opts.durable;
-    const consumer = await jetStreamConsumer(nc, name, filterSubject, opts, iteration.ackWaitMs);
-    const messages = await consumer.consume({ max_messages: opts.batch ?? (name ? 8 : 256) });
-    sub = new EventSubscription(name ?? "(ordered)", filterSubject, jetStreamSource(messages, Boolean(name), iteration.nakDelayMs), iteration);
+    const prefixed = opts.subjectPrefix && opts.subjectPrefix !== "crumbs" ? `${opts.subjectPrefix}${filterSubject.slice("crumbs".length)}` : undefined;
+    if (prefixed && !name) {
+      sub = new EventSubscription("(core)", prefixed, await coreSource(nc, prefixed), iteration);
+    } else {
+      // A durable on replays lives on the stream that stores them (an owner's REPLAY for replay.<owner>.>).
+      const stream = prefixed ? await streamStoring(nc, prefixed) : STREAM;
+      const subject = prefixed ?? filterSubject;
+      const consumer = await jetStreamConsumer(nc, stream, name, subject, opts, iteration.ackWaitMs);
+      const messages = await consumer.consume({ max_messages: opts.batch ?? (name ? 8 : 256) });
+      sub = new EventSubscription(name ?? "(ordered)", subject, jetStreamSource(nc, messages, Boolean(name)), iteration);
+    }
+  } catch (err) {
+    // A refusal by the server's permissions (a JetStream API call, a subscription) is one readable error.
+    throw asPermissionError(err);
   }
   const { signal } = opts;
   if (signal) {
@@ -101,42 +113,62 @@ export async function subscribeEvents(
   return sub;
 }
 
+/** The JetStream stream that stores `subject`: a durable subscription on a subject prefix needs one. */
+async function streamStoring(nc: NatsConnection, subject: string): Promise<string> {
+  const jsm = await nc.jetstreamManager();
+  const found = await jsm.streams.find(subject).catch((err: unknown) => {
+    if (asPermissionError(err) instanceof NatsPermissionError) throw err;
+    return undefined;
+  });
+  if (!found) {
+    throw new Error(
+      `no JetStream stream stores ${subject}: a durable subscription with subjectPrefix needs one ` +
+        `(an owner's REPLAY stream stores replay.<owner>.>), or subscribe without durable/queue for live publishes only`,
+    );
+  }
+  return found;
+}
+
 async function jetStreamConsumer(
   nc: NatsConnection,
+  stream: string,
   name: string | undefined,
   filterSubject: string,
   opts: SubscribeOptions,
   ackWaitMs: number,
 ): Promise<Consumer> {
   const jsm = await nc.jetstreamManager();
-  await waitForStream(jsm, opts.streamWaitMs ?? 30_000, opts.signal);
+  await waitForStream(jsm, stream, opts.streamWaitMs ?? 30_000, opts.signal);
   const js = nc.jetstream();
   const d = deliverConfig(opts.deliver);
   if (!name) {
-    return js.consumers.get(STREAM, {
+    return js.consumers.get(stream, {
       filterSubjects: filterSubject,
       deliver_policy: d.deliver_policy,
       ...(d.opt_start_time ? { opt_start_time: d.opt_start_time } : {}),
     });
   }
-  await ensureDurable(jsm, name, { filter_subject: filterSubject, max_deliver: opts.maxDeliver ?? 5, ack_wait: nanos(ackWaitMs), ...d });
-  return js.consumers.get(STREAM, name);
+  await ensureDurable(jsm, stream, name, { filter_subject: filterSubject, max_deliver: opts.maxDeliver ?? 5, ack_wait: nanos(ackWaitMs), ...d });
+  return js.consumers.get(stream, name);
 }
 
-function jetStreamSource(messages: ConsumerMessages, durable: boolean, nakDelayMs: number): MessageSource {
+function jetStreamSource(nc: NatsConnection, messages: ConsumerMessages, durable: boolean): MessageSource {
   const it = messages[Symbol.asyncIterator]();
-  const handBackDelayMs = Math.max(nakDelayMs, HAND_BACK_MIN_DELAY_MS);
+  // Events received after stop() began: handed back with the rest, never to the loop.
+  const held: JsMsg[] = [];
   let stopping: Promise<void> | undefined;
   return {
     durable,
     messages: {
       next: async () => {
-        const r = await it.next();
+        const r = await it.next().catch((err: unknown) => {
+          throw asPermissionError(err);
+        });
         if (r.done) return r;
         const m = r.value;
         // A read that was waiting when the subscription stopped: the event goes back, not to the loop.
         if (stopping) {
-          if (durable) m.nak(handBackDelayMs);
+          if (durable) held.push(m);
           return { done: true, value: undefined };
         }
         const raw: RawMessage = {
@@ -154,7 +186,7 @@ function jetStreamSource(messages: ConsumerMessages, durable: boolean, nakDelayM
       },
     },
     stop() {
-      stopping ??= durable ? handBack(messages, it, handBackDelayMs) : Promise.resolve(messages.stop());
+      stopping ??= durable ? handBack(nc, messages, it, held) : Promise.resolve(messages.stop());
       return stopping;
     },
   };
@@ -168,23 +200,25 @@ interface PullIteratorInternals {
 }
 
 const HAND_BACK_TIMEOUT_MS = 5_000;
-/**
- * Events handed back are redelivered no sooner than this. Right after the inbox unsubscribes, the
- * server may still route a redelivery to one of the stopped iterator's pull requests, and the
- * event is then lost to everyone until the ack wait ends: with nats-server 2.9.10 a nak without
- * delay lost 1-3 of 7 events that way in every run, a 1 s delay none (agents/sdk/test/sdk.test.ts).
- */
-const HAND_BACK_MIN_DELAY_MS = 1_000;
 
 /**
- * Ends a durable consumer's iterator without keeping what it was sent ahead. `messages.stop()`
- * unsubscribes at once: events the server already sent are dropped on arrival and stay "ack
- * pending" for the whole ack wait, so a restarted agent waits that long for them. Instead, no
- * more pulls are asked for, the inbox is drained (unsubscribe, then everything already on its
- * way still arrives, and nats.js ends the iterator), and every event not handed to the loop is
- * nak'ed, for redelivery to whoever subscribes next.
+ * Ends a durable consumer's iterator without keeping what it was sent ahead, so another process
+ * sharing the durable (or this one restarted) gets those events at once, not after the ack wait.
+ * `messages.stop()` would unsubscribe at once: events already on their way are dropped on arrival
+ * and stay "ack pending" for the whole ack wait. Instead: no more pulls are asked for, the inbox is
+ * drained (unsubscribe; what was already sent still arrives and nats.js then ends the iterator),
+ * every event not handed to the loop is collected, and only then nak'ed, without delay.
+ *
+ * The order matters. nats.js queues a pull request in the iterator and sends it when the iterator
+ * reaches it, so reading the iterator to its end after the unsubscribe can still send pull requests
+ * whose reply inbox nobody listens on. nats-server 2.9.10 serves a pull request the moment it
+ * arrives if an event is due, without checking that the inbox has a subscriber (a queued request
+ * is checked): an event nak'ed while such a request is on its way went to it and was lost until
+ * the ack wait (1-3 of 7 events in every run, measured). So the naks go out after everything was
+ * read and a flush, when those late requests are already queued at the server and skipped there:
+ * 7 of 7 handed back, the next subscriber has all of them in 32-49 ms (4 runs, ack wait 300 s).
  */
-async function handBack(messages: ConsumerMessages, it: AsyncIterator<JsMsg>, delayMs: number): Promise<void> {
+async function handBack(nc: NatsConnection, messages: ConsumerMessages, it: AsyncIterator<JsMsg>, held: JsMsg[]): Promise<void> {
   const impl = messages as unknown as PullIteratorInternals;
   if (typeof impl.sub?.drain !== "function") {
     messages.stop();
@@ -200,22 +234,36 @@ async function handBack(messages: ConsumerMessages, it: AsyncIterator<JsMsg>, de
     }
   }
   for (;;) {
-    const r = await it.next();
-    if (r.done) return;
-    r.value.nak(delayMs);
+    const r = await it.next().catch(() => ({ done: true as const, value: undefined }));
+    if (r.done) break;
+    held.push(r.value);
   }
+  await nc.flush().catch(() => {});
+  for (const m of held.splice(0)) m.nak();
 }
 
-function coreSource(nc: NatsConnection, subject: string): MessageSource {
+async function coreSource(nc: NatsConnection, subject: string): Promise<MessageSource> {
   const sub = nc.subscribe(subject);
   const it = sub[Symbol.asyncIterator]();
+  // The server answers a subscription it refuses with an -ERR before the flush's PONG, and nats.js
+  // then closes the subscription: refuse here, in subscribe(), rather than in the loop.
+  await nc.flush();
+  if (sub.isClosed() && !nc.isClosed()) {
+    const refused = await it.next().then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    throw asPermissionError(refused ?? { code: "PERMISSIONS_VIOLATION", message: "Permissions Violation" }, { operation: "subscribe", subject });
+  }
   let n = 0;
   let stopping: Promise<void> | undefined;
   return {
     durable: false,
     messages: {
       next: async () => {
-        const r = await it.next();
+        const r = await it.next().catch((err: unknown) => {
+          throw asPermissionError(err, { operation: "subscribe", subject });
+        });
         if (r.done) return r;
         const m: Msg = r.value;
         const raw: RawMessage = {
@@ -249,17 +297,17 @@ function deliverConfig(deliver: SubscribeOptions["deliver"]): { deliver_policy: 
 }
 
 /** Create the durable consumer, or reuse it; several processes may race here. */
-async function ensureDurable(jsm: JetStreamManager, name: string, config: Partial<ConsumerConfig>): Promise<void> {
+async function ensureDurable(jsm: JetStreamManager, stream: string, name: string, config: Partial<ConsumerConfig>): Promise<void> {
   for (let attempt = 0; ; attempt++) {
-    const existing = await jsm.consumers.info(STREAM, name).catch(() => undefined);
+    const existing = await jsm.consumers.info(stream, name).catch(() => undefined);
     if (existing) {
       if (existing.config.filter_subject !== config.filter_subject) {
-        await jsm.consumers.update(STREAM, name, { filter_subject: config.filter_subject });
+        await jsm.consumers.update(stream, name, { filter_subject: config.filter_subject });
       }
       return;
     }
     try {
-      await jsm.consumers.add(STREAM, { ...config, durable_name: name, ack_policy: AckPolicy.Explicit });
+      await jsm.consumers.add(stream, { ...config, durable_name: name, ack_policy: AckPolicy.Explicit });
       return;
     } catch (err) {
       // Another replica created it first with its own start time: use theirs.
@@ -268,16 +316,18 @@ async function ensureDurable(jsm: JetStreamManager, name: string, config: Partia
   }
 }
 
-async function waitForStream(jsm: JetStreamManager, timeoutMs: number, signal: AbortSignal | undefined): Promise<void> {
+async function waitForStream(jsm: JetStreamManager, stream: string, timeoutMs: number, signal: AbortSignal | undefined): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     signal?.throwIfAborted();
     try {
-      await jsm.streams.info(STREAM);
+      await jsm.streams.info(stream);
       return;
     } catch (err) {
+      // Credentials that may not ask: waiting does not change that.
+      if (asPermissionError(err) instanceof NatsPermissionError) throw asPermissionError(err);
       if (Date.now() > deadline) {
-        throw new Error(`JetStream stream ${STREAM} does not exist (is the crumbs API running?): ${String(err)}`);
+        throw new Error(`JetStream stream ${stream} does not exist (is the crumbs API running?): ${String(err)}`);
       }
       await new Promise((r) => setTimeout(r, 250));
     }

@@ -15,6 +15,8 @@ export interface TokenNatsOptions {
 /** A connection on credentials minted by the API for the token's owner, renewed before they expire. */
 export interface TokenNats {
   nc: NatsConnection;
+  /** The token's owner: the credentials reach that owner's subjects only. */
+  owner: string;
   /** When the credentials in use expire (epoch ms; undefined when they do not). */
   expiresAt(): number | undefined;
   /** Stops renewing; the connection itself is closed by its owner. */
@@ -49,6 +51,7 @@ export async function connectWithToken(http: CrumbsHttp, opts: TokenNatsOptions 
       auth: credsAuthenticator(new TextEncoder().encode(c.creds)),
       expiresAt: c.expires_at ? Date.parse(c.expires_at) : undefined,
       servers: c.servers,
+      owner: c.owner,
     };
   };
   let current = await mint();
@@ -89,6 +92,7 @@ export async function connectWithToken(http: CrumbsHttp, opts: TokenNatsOptions 
   });
   return {
     nc,
+    owner: current.owner,
     expiresAt: () => current.expiresAt,
     stop() {
       stopped = true;

@@ -1,5 +1,5 @@
 export { NatsServer, type NatsServerOptions } from "./nats-server.ts";
-export { NatsCluster } from "./nats-cluster.ts";
+export { NatsCluster, type NatsClusterOptions } from "./nats-cluster.ts";
 export { createTestDatabase, adminUrl, type TestDatabase } from "./postgres-db.ts";
 export { launchChromium, chromiumPath, chromiumArgs, type ChromiumWithExtension } from "./chromium.ts";
 export { freePort } from "./free-port.ts";

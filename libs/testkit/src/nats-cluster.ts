@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connect } from "nats";
+import { connect, type ConnectionOptions } from "nats";
 import { freePort } from "./free-port.ts";
 
 interface Node {
@@ -15,6 +15,20 @@ interface Node {
 
 const running = (p?: ChildProcess) => p !== undefined && p.exitCode === null && p.signalCode === null;
 
+export interface NatsClusterOptions {
+  size?: number;
+  name?: string;
+  /**
+   * More config for each node, given the node's own folder: a locked cluster's operator, system
+   * account and resolver (`lockedServerConfig` of the API's nats-auth). Every node needs the same
+   * operator and system account, and its own `full` resolver directory: the resolvers share pushed
+   * accounts over the routes, through the system account.
+   */
+  extraConfig?: (nodeDir: string) => string;
+  /** How the cluster's own readiness check connects: on a locked cluster, a user of a JetStream account. */
+  connectOptions?: Partial<ConnectionOptions>;
+}
+
 /**
  * Several real nats-server processes with JetStream, routed into one cluster on loopback
  * ports. Ports and store dirs are kept across stop/start, so a killed node comes back as
@@ -24,9 +38,10 @@ export class NatsCluster {
   private constructor(
     readonly dir: string,
     private readonly nodes: Node[],
+    private readonly connectOptions: Partial<ConnectionOptions> = {},
   ) {}
 
-  static async start(opts: { size?: number; name?: string } = {}): Promise<NatsCluster> {
+  static async start(opts: NatsClusterOptions = {}): Promise<NatsCluster> {
     const size = opts.size ?? 3;
     const dir = await mkdtemp(join(tmpdir(), "crumbs-nats-cluster-"));
     const nodes: Node[] = [];
@@ -46,10 +61,11 @@ export class NatsCluster {
           `  listen: 127.0.0.1:${n.clusterPort}`,
           `  routes: [${routes.filter((r) => !r.endsWith(`:${n.clusterPort}`)).join(", ")}]`,
           `}`,
+          opts.extraConfig?.(join(dir, n.name)) ?? "",
         ].join("\n"),
       );
     }
-    const cluster = new NatsCluster(dir, nodes);
+    const cluster = new NatsCluster(dir, nodes, opts.connectOptions);
     try {
       for (const n of nodes) cluster.spawn(n);
       await cluster.waitForJetStream();
@@ -107,7 +123,11 @@ export class NatsCluster {
     let last: unknown;
     while (Date.now() < deadline) {
       try {
-        const nc = await connect({ servers: this.nodes.filter((n) => running(n.proc)).map((n) => `127.0.0.1:${n.port}`), timeout: 1_000 });
+        const nc = await connect({
+          ...this.connectOptions,
+          servers: this.nodes.filter((n) => running(n.proc)).map((n) => `127.0.0.1:${n.port}`),
+          timeout: 1_000,
+        });
         try {
           const jsm = await nc.jetstreamManager({ timeout: 1_000 });
           await jsm.getAccountInfo();

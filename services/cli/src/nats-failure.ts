@@ -4,7 +4,6 @@ import { CliError } from "./errors.ts";
 
 /** nats.js's error codes (NatsError.code) for a refusal, as opposed to a server that cannot be reached. */
 const isCode = (err: unknown, code: string) => (err as { code?: unknown } | undefined)?.code === code;
-export const isPermissionError = (err: unknown) => isCode(err, "PERMISSIONS_VIOLATION");
 const isAuthError = (err: unknown) =>
   isCode(err, "AUTHORIZATION_VIOLATION") || isCode(err, "AUTHENTICATION_EXPIRED") || isCode(err, "ACCOUNT_EXPIRED");
 

@@ -134,5 +134,7 @@ describe("the first chat after npm start", () => {
     const off = await startIn(dir, { CRUMBS_DEFAULT_AGENT: "off" });
     expect(off.field("agent")).toBe("none installed (CRUMBS_DEFAULT_AGENT=off)");
     expect(await off.cli.stop("SIGINT")).toBe(0);
-  });
+    // Three whole `crumbs start`s (each its own nats-server, API, runner and relay thread): 8-15 s
+    // each on a quiet 2-core machine, 25-40 s at a load average of 10, past the 60 s default.
+  }, 180_000);
 });

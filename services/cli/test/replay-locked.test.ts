@@ -53,17 +53,25 @@ describe("crumbs replay --publish on a locked NATS", () => {
     expect(res.stderr.trim()).toBe(`invalid_nats_creds: ${bad} is not a NATS .creds file (a user JWT and a user nkey seed) (NATS_CREDS)`);
   });
 
-  it("with the token alone: the owner's minted credentials, and a publish they may not make is refused in one line naming the fix", async () => {
-    // No NATS_URL, no NATS_CREDS: the API says where NATS is and mints the owner's credentials.
-    const res = await replay({}, "elsewhere");
-    const last = res.stderr.trim().split("\n").filter((l) => !l.startsWith("replayed "));
-    if (res.code === 0) {
-      // Owner credentials that may publish replays: the event went out on the owner's own subject.
-      expect(res.stderr).toMatch(/published to elsewhere\.>: 1 into JetStream|published to elsewhere\.>: 0 into JetStream, 1 core/);
-    } else {
-      expect(last).toHaveLength(1);
-      expect(last[0]).toMatch(/^nats_forbidden: NATS refused these credentials to publish on elsewhere\.rp\.created\.note\.v1 \(Permissions Violation\): an owner's credentials publish replays on <prefix>\.<owner>\.>/);
-      expect(res.stderr).not.toMatch(/\n\s+at /);
-    }
+  it("with the token alone: the owner's minted credentials store the history in the owner's REPLAY stream, once", async () => {
+    // No NATS_URL, no NATS_CREDS: the API says where NATS is and mints the owner's credentials,
+    // which may publish on replay.rp.>, the subjects of the REPLAY stream in the owner's account.
+    const first = await replay({});
+    expect(first.code).toBe(0);
+    expect(first.stderr).toMatch(/^replayed 1 events in [\d.]+ s \(\d+ events\/s\); published to replay\.>: 1 into JetStream, 0 core$/m);
+    // The same history again within the stream's duplicate window: the msg ids find it already there.
+    const again = await replay({});
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/published to replay\.>: 1 into JetStream \(1 already there\), 0 core$/m);
+  });
+
+  it("with the token alone, on crumbs.>: refused in one line naming the fix", async () => {
+    // crumbs.<owner>.> holds only events the API committed: owner credentials may never publish there.
+    const res = await replay({}, "crumbs");
+    expect(res.code).toBe(1);
+    const lines = res.stderr.trim().split("\n").filter((l) => !l.startsWith("replayed "));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^nats_forbidden: NATS refused these credentials to publish on crumbs\.rp\.created\.note\.v1 \(Permissions Violation\): an owner's credentials publish replays on <prefix>\.<owner>\.>/);
+    expect(res.stderr).not.toMatch(/\n\s+at /);
   });
 });

@@ -1,12 +1,12 @@
-import { replayEvents, type Selector, type TokenNats } from "@crumbs/agent-sdk";
+import { NatsPermissionError, openReplayPublisher, replayEvents, type ReplayPublisher, type Selector, type TokenNats } from "@crumbs/agent-sdk";
+import type { NatsConnection } from "nats";
 import { parseCommandArgs } from "../args.ts";
 import { apiClient } from "../client-config.ts";
 import type { Command } from "../context.ts";
-import { UsageError } from "../errors.ts";
+import { CliError, UsageError } from "../errors.ts";
 import { formatEventLine, validateSubjectPrefix } from "../event-line.ts";
 import { resolveNatsUrl } from "../nats-url.ts";
-import { openReplayNats } from "../nats-failure.ts";
-import { openReplayPublisher, type ReplayPublisher } from "../replay-publisher.ts";
+import { openReplayNats, publishRefused } from "../nats-failure.ts";
 import { parseSelectorArg } from "../selector-arg.ts";
 import { parseSeq, parseTime } from "../time.ts";
 
@@ -56,24 +56,35 @@ export const replayCommand: Command = {
     const http = await apiClient(ctx);
     let publisher: ReplayPublisher | undefined;
     let session: TokenNats | undefined;
+    let nc: NatsConnection | undefined;
     if (prefix) {
       const natsUrl = await resolveNatsUrl(ctx.env, ctx.cwd).catch(() => undefined);
       const opened = await openReplayNats(http, { natsUrl, natsCreds: ctx.env.NATS_CREDS });
       session = opened.session;
-      publisher = await openReplayPublisher(opened.nc, prefix);
+      nc = opened.nc;
+      publisher = await openReplayPublisher(nc, prefix);
     }
+    // The SDK's publisher names a refusal (NatsPermissionError); the CLI says it with its own fix.
+    const named = (err: unknown) => {
+      if (err instanceof NatsPermissionError && prefix) return publishRefused(err.subject, prefix);
+      if (prefix && err instanceof Error && err.message.startsWith("JetStream publish to ")) return new CliError("publish_failed", err.message);
+      return err;
+    };
 
     const started = performance.now();
     let count = 0;
     try {
       for await (const event of replayEvents(http, selector, { ...range, pageSize: PAGE })) {
         ctx.out(values.json ? JSON.stringify(event) : formatEventLine(event));
-        if (publisher) await publisher.publish(event);
+        if (publisher) await publisher.publish(event).catch((err: unknown) => Promise.reject(named(err)));
         count++;
       }
     } finally {
       session?.stop();
-      const counts = await publisher?.close();
+      const counts = await publisher
+        ?.done()
+        .catch((err: unknown) => Promise.reject(named(err)))
+        .finally(() => nc?.drain().catch(() => {}));
       const seconds = (performance.now() - started) / 1000;
       const rate = seconds > 0 ? Math.round(count / seconds) : count;
       let summary = `replayed ${count} events in ${seconds.toFixed(2)} s (${rate} events/s)`;

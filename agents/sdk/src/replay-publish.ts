@@ -1,0 +1,141 @@
+import { headers as natsHeaders, type JetStreamClient, type NatsConnection, type PubAck, type Status } from "nats";
+import { eventTypeShort, msgIdFor, referenceEventOf } from "@crumbs/schemas";
+import type { BreadcrumbEvent } from "./known.ts";
+import { asPermissionError, NatsPermissionError } from "./nats-permission.ts";
+
+/** The event fields a replayed event's subject and msg id are made of. */
+export type ReplayedEventFields = Pick<BreadcrumbEvent, "id" | "owner" | "schema_name" | "type" | "version">;
+
+/** Subject a replayed event is published on: `<prefix>.<owner>.<type>.<schema_name>`. */
+export function replaySubject(prefix: string, e: ReplayedEventFields): string {
+  return `${prefix}.${e.owner}.${eventTypeShort(e.type)}.${e.schema_name}`;
+}
+
+/** Same header as the API's relay (`<id>:<version>:<type>`), so a republish into a stream is deduplicated. */
+export const replayMsgId = (e: ReplayedEventFields) => msgIdFor(e.id, e.version, e.type);
+
+/** A NATS subject prefix: dot-separated tokens, no wildcards or whitespace. */
+export const isReplayPrefix = (prefix: string) => /^[^\s.*>]+(\.[^\s.*>]+)*$/.test(prefix);
+
+/** What a replay publish did: each event went into a JetStream stream (stored once) or out as a core publish. */
+export interface ReplayPublishCounts {
+  /** Accepted by a stream, duplicates included. */
+  jetstream: number;
+  /** Of those, already in the stream (same msg id within its duplicate window): stored once. */
+  duplicates: number;
+  /** Published without a stream: only live subscribers saw them. */
+  core: number;
+}
+
+export interface ReplayPublisher {
+  /** The event is published whole, as JSON (or as its reference event when it does not fit). */
+  publish(event: BreadcrumbEvent): Promise<void>;
+  /**
+   * Waits until every publish was accepted (or refused) and the server has seen them all; the
+   * connection stays open. Rejects with the first failure: a NatsPermissionError for a refusal.
+   */
+  done(): Promise<ReplayPublishCounts>;
+}
+
+/** Publishes awaiting their acknowledgement at once: enough to keep a replay streaming, bounded. */
+const WINDOW = 256;
+
+/**
+ * Publishes replayed events on `<prefix>.<owner>.<type>.<schema_name>`, in the order given. When a
+ * JetStream stream covers the subject (an owner's `REPLAY` stream covers `replay.<owner>.>`) the
+ * event is stored there with the contract's Nats-Msg-Id, so replaying twice within the stream's
+ * duplicate window stores it once, and durable consumers get it even if they start later;
+ * otherwise it is a core publish that only live subscribers see (each publish, duplicates too).
+ * Owner credentials may publish on `<prefix>.<owner>.>` with any prefix but `crumbs`.
+ */
+export async function openReplayPublisher(nc: NatsConnection, prefix: string): Promise<ReplayPublisher> {
+  if (!isReplayPrefix(prefix)) throw new TypeError(`invalid replay prefix "${prefix}": use dot-separated tokens without * > or spaces`);
+  // A refused core publish is dropped by the server, which says so only on the connection
+  // (-ERR 'Permissions Violation for Publish to ...'): watch for it, so the refusal is named
+  // instead of nothing at all. A refused subscription there (the JetStream API's reply inbox) only
+  // means no stream is found and the events go out as core publishes.
+  let refused: NatsPermissionError | undefined;
+  const status = nc.status();
+  void (async () => {
+    for await (const st of status as AsyncIterable<Status & { permissionContext?: { operation: string; subject: string } }>) {
+      const ctx = st.permissionContext;
+      if (st.type === "error" && st.data === "PERMISSIONS_VIOLATION" && ctx?.operation === "publish") {
+        refused ??= new NatsPermissionError("publish", ctx.subject, `Permissions Violation for Publish to "${ctx.subject}"`);
+      }
+    }
+  })().catch(() => {});
+  const jsm = await nc.jetstreamManager({ timeout: 2_000 }).catch(() => undefined);
+  const js: JetStreamClient | undefined = jsm ? nc.jetstream() : undefined;
+  const streamOf = new Map<string, Promise<string | undefined>>();
+  const findStream = (subject: string) => {
+    let found = streamOf.get(subject);
+    if (!found) {
+      found = jsm ? jsm.streams.find(subject).catch(() => undefined) : Promise.resolve(undefined);
+      streamOf.set(subject, found);
+    }
+    return found;
+  };
+  const inFlight = new Set<Promise<PubAck>>();
+  const counts: ReplayPublishCounts = { jetstream: 0, duplicates: 0, core: 0 };
+  let failure: unknown;
+
+  return {
+    async publish(event) {
+      if (refused) throw refused;
+      if (failure) throw failure;
+      const subject = replaySubject(prefix, event);
+      const data = fitted(event, nc.info?.max_payload);
+      const msgID = replayMsgId(event);
+      if (js && (await findStream(subject))) {
+        // Publishes from one connection keep their order, so a window of unacked ones is safe.
+        const p = js.publish(subject, data, { msgID });
+        inFlight.add(p);
+        p.then(
+          (ack) => {
+            inFlight.delete(p);
+            if (ack.duplicate) counts.duplicates++;
+            counts.jetstream++;
+          },
+          (err: unknown) => {
+            inFlight.delete(p);
+            const e = asPermissionError(err, { operation: "publish", subject });
+            failure ??= e instanceof NatsPermissionError ? e : new Error(`JetStream publish to ${subject} failed: ${(err as Error).message}`);
+          },
+        );
+        if (inFlight.size >= WINDOW) await Promise.race(inFlight).catch(() => {});
+      } else {
+        const h = natsHeaders();
+        h.set("Nats-Msg-Id", msgID);
+        nc.publish(subject, data, { headers: h });
+        counts.core++;
+      }
+    },
+    async done() {
+      try {
+        await Promise.allSettled([...inFlight]);
+        // The server answers a refused core publish before the flush's PONG.
+        await nc.flush().catch(() => {});
+      } finally {
+        (status as { stop?: () => void }).stop?.();
+      }
+      // A refusal explains a failed publish (which then timed out) better than the timeout does.
+      if (refused) throw refused;
+      if (failure) throw failure;
+      return { ...counts };
+    },
+  };
+}
+
+/** Room for the headers and protocol line, which the server's max_payload counts too. */
+const HEADER_ALLOWANCE_BYTES = 1_024;
+
+/**
+ * The event as the relay would send it: itself when it fits the server's max_payload, otherwise
+ * its reference event (breadcrumb left out), which the SDK completes from the API.
+ */
+function fitted(event: BreadcrumbEvent, maxPayload = 1024 * 1024): Uint8Array {
+  const enc = new TextEncoder();
+  const full = enc.encode(JSON.stringify(event));
+  if (full.length <= maxPayload - HEADER_ALLOWANCE_BYTES) return full;
+  return enc.encode(JSON.stringify(referenceEventOf(event)));
+}
