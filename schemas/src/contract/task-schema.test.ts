@@ -89,4 +89,20 @@ describe("browser.task.v1", () => {
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues[0]?.message).toContain(`${TASK_LIMITS.bytes} bytes`);
   });
+  it("an agent definition opts into skills by name, with exploration bounds", () => {
+    const def = {
+      agent_id: "task-helper",
+      model: "m",
+      system_prompt: "",
+      subscriptions: { selectors: [{ schema_name: "chat.message.v1" }] },
+      skills: ["login", "open_item"],
+      explore: { beam: 5, depth: 4 },
+      max_model_calls: 2,
+      scout: true,
+    };
+    expect(validateContext("agent.def.v1", def).skills).toEqual(["login", "open_item"]);
+    for (const bad of [{ skills: ["fly"] }, { explore: { beam: 6 } }, { explore: { depth: 5 } }, { explore: { beam: 0 } }, { max_model_calls: 21 }]) {
+      expect(() => validateContext("agent.def.v1", { ...def, ...bad }), JSON.stringify(bad)).toThrow(SchemaValidationError);
+    }
+  });
 });
