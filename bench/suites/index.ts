@@ -9,7 +9,8 @@ import { runner } from "./runner.ts";
 import { scale } from "./scale.ts";
 import { selectorRouting } from "./selector-routing.ts";
 import { snapshot } from "./snapshot.ts";
+import { taskController } from "./task-controller.ts";
 import { writePath } from "./write-path.ts";
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: Suite[] = [writePath, eventLatency, llmView, selectorRouting, replay, snapshot, runner, hostileNeighbour, hostileReads, dashboard, scale];
+export const suites: Suite[] = [writePath, eventLatency, llmView, selectorRouting, replay, snapshot, runner, taskController, hostileNeighbour, hostileReads, dashboard, scale];

@@ -1,6 +1,7 @@
 import { ApiResponseError, type BreadcrumbEvent } from "@crumbs/agent-sdk";
 import type { Agent } from "./agent-def.ts";
 import { runStep, type ThinkDeps } from "./think.ts";
+import { controllerConfigOf, startControlledTask } from "./controller/run-task.ts";
 
 /** An event matched an agent's subscription: start a task with it. */
 export async function handleTrigger(deps: ThinkDeps, agent: Agent, event: BreadcrumbEvent): Promise<void> {
@@ -9,6 +10,9 @@ export async function handleTrigger(deps: ThinkDeps, agent: Agent, event: Breadc
   if (event.tags.includes(`agent:${agent.def.agent_id}`)) return;
   const trigger = event.breadcrumb;
   try {
+    // An agent that opted into skills: the task controller drives the task, the model is its fallback.
+    const controlled = controllerConfigOf(agent.def);
+    if (controlled) return await startControlledTask(deps, agent, trigger, controlled);
     await runStep(deps, {
       agent,
       trigger,

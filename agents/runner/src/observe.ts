@@ -6,6 +6,7 @@ import { isTaskCancelled, recordCancelled } from "./cancel.ts";
 import { tagValue } from "./context-selectors.ts";
 import { runStep, type ThinkDeps } from "./think.ts";
 import { toolNameFor, type BrowserAction } from "./llm/browser-tools.ts";
+import { continueControlledTask } from "./controller/run-task.ts";
 
 export type FindAgent = (owner: string, agentId: string) => Agent | undefined;
 
@@ -29,6 +30,8 @@ export async function handleActionResult(
   const task = parsedTask.data;
   const agent = findAgent(action.owner, task.agent_id);
   if (!agent) return;
+  // A task the controller drives: it records the result in the task and decides the next step.
+  if (task.task_id) return continueControlledTask(deps, agent, action, event.breadcrumb, task);
   // Stopped by the user: no further step. A `cancelled` result says so even before the cancel
   // breadcrumb is readable.
   const ref = { agentId: task.agent_id, root: task.root, session: task.session_id };

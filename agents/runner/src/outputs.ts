@@ -36,7 +36,7 @@ export function riskOf(action: BrowserAction): "low" | "medium" | "high" {
 }
 
 /** A request id derived from the idempotency key, so a replayed write and its request id agree. */
-function requestIdFor(key: string): string {
+export function requestIdFor(key: string): string {
   const h = createHash("sha256").update(key).digest("hex");
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }

@@ -75,6 +75,11 @@ export function secretKnowledge(contexts: Array<Record<string, unknown>>, texts:
   return { refs, names };
 }
 
+/** Whether an element's name says password, one-time code or card data. */
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
 /** Whether this call would put a secret into a breadcrumb. */
 export function isSecretTarget(action: string, params: Record<string, unknown>, known: SecretKnowledge): boolean {
   if (!VALUE_ACTIONS.has(action)) return false;

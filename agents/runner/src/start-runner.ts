@@ -28,6 +28,8 @@ export interface RunnerOptions extends RunnerConfig {
   resyncMs?: number;
   /** Where the runner's series go; `crumbs start` passes one the API's /metrics also renders. */
   metricsRegistry?: Registry;
+  /** The task controller's clock ("last month" is counted from it); tests pass a fixed one. */
+  now?: () => Date;
 }
 
 export interface Runner {
@@ -65,6 +67,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
     maxSteps: opts.maxSteps ?? 8,
     memoryTokens: opts.memoryTokens ?? DEFAULT_MEMORY_TOKENS,
     log,
+    ...(opts.now ? { now: opts.now } : {}),
   };
   const ackWaitMs = opts.ackWaitMs ?? 10_000;
   const nc = await connectRunnerNats(opts);

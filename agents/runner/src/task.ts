@@ -14,6 +14,8 @@ export const taskSchema = z.object({
   index: z.number().int().min(0),
   /** The runner's step limit, for people watching the task (the side panel's "step n of max"). */
   max_steps: z.number().int().min(1).optional(),
+  /** The browser.task.v1 breadcrumb of a task the controller drives (docs/agents.md, "The task controller"). */
+  task_id: z.string().optional(),
 });
 export type Task = z.infer<typeof taskSchema>;
 

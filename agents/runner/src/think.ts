@@ -20,6 +20,8 @@ export interface ThinkDeps {
   /** Tokens of session history per prompt, unless the agent sets its own (docs/agents.md, "Memory"). */
   memoryTokens: number;
   log: Logger;
+  /** The clock of the task controller (tests pass their own). */
+  now?: () => Date;
 }
 
 export interface StepInput {
@@ -145,13 +147,13 @@ export async function runStep(deps: ThinkDeps, input: StepInput): Promise<void> 
   await writeOutputs(deps.http, target, { actions, text });
 }
 
-interface FetchedContext {
+export interface FetchedContext {
   raw: Breadcrumb;
   viewed: ViewedBreadcrumb;
 }
 
 /** The latest breadcrumb of each context selector, in its llm view. */
-async function fetchContexts(
+export async function fetchContexts(
   http: CrumbsHttp,
   selectors: unknown[],
   trigger: Breadcrumb,

@@ -5,17 +5,20 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createNatsTrust } from "@crumbs/api";
+import { CrumbsClient } from "@crumbs/agent-sdk";
 import { waitFor } from "@crumbs/testkit";
 import { chatMessage, startStack, waitForCount, type TestStack } from "../../runner/test/stack.ts";
 
 const run = promisify(execFile);
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
-// What a user of the published SDK writes: plain JavaScript, run with plain node.
+// What a user of the published SDK writes: plain JavaScript, run with plain node. A token is all it
+// is given: the SDK asks the API for the owner's NATS credentials and servers.
 const AGENT = `
 import { CrumbsClient } from "@crumbs/agent-sdk";
 
-const client = new CrumbsClient({ url: process.env.CRUMBS_URL, token: process.env.CRUMBS_TOKEN, natsUrl: process.env.NATS_URL });
+const client = new CrumbsClient({ url: process.env.CRUMBS_URL, token: process.env.CRUMBS_TOKEN });
 const stop = new AbortController();
 const messages = await client.subscribe(
   { schema_name: "chat.message.v1", any_tags: ["user:message"] },
@@ -36,14 +39,15 @@ describe("the packed SDK in a plain Node project outside the repository", () => 
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "crumbs-packed-sdk-"));
-    s = await startStack();
+    // Locked NATS, as `crumbs start` and docker compose ship it: every owner has an account of its own.
+    s = await startStack({ trust: createNatsTrust() });
   });
   afterAll(async () => {
     await s?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it("npm packs @crumbs/schemas and @crumbs/agent-sdk, installs them with npm, and an agent run by plain node answers a chat message", async () => {
+  it("npm packs @crumbs/schemas and @crumbs/agent-sdk, installs them with npm, and an ordinary owner's agent run by plain node with only a token answers its chat", async () => {
     const packed = join(dir, "packed");
     const { stdout } = await run(process.execPath, [join(repoRoot, "scripts/pack-libraries.mjs"), "--out", packed], { cwd: repoRoot });
     const tarballs = stdout.trim().split("\n");
@@ -61,9 +65,18 @@ describe("the packed SDK in a plain Node project outside the repository", () => 
     expect(files).toContain("index.d.ts");
     expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
 
+    // An ordinary owner's key, made as a user would make it.
+    const res = await fetch(`${s.env.CRUMBS_URL}/v1/keys`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${s.env.CRUMBS_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ owner: "pat", scopes: ["read", "write", "subscribe"], name: "pat-agent" }),
+    });
+    expect(res.status).toBe(201);
+    const patToken = ((await res.json()) as { token: string }).token;
+    const pat = new CrumbsClient({ url: s.env.CRUMBS_URL!, token: patToken });
     const agent = spawn(process.execPath, ["agent.js"], {
       cwd: project,
-      env: { PATH: process.env.PATH ?? "", CRUMBS_URL: s.env.CRUMBS_URL!, CRUMBS_TOKEN: s.env.CRUMBS_TOKEN!, NATS_URL: s.env.NATS_URL! },
+      env: { PATH: process.env.PATH ?? "", CRUMBS_URL: s.env.CRUMBS_URL!, CRUMBS_TOKEN: patToken },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
@@ -72,9 +85,10 @@ describe("the packed SDK in a plain Node project outside the repository", () => 
     const exited = new Promise<number | null>((resolve) => agent.once("exit", resolve));
     try {
       await waitFor(() => output.includes("packed agent listening"), { timeout: 20_000, message: `the agent starts: ${output}` });
-      const msg = await s.client.create(chatMessage("from a packed SDK", "packed-1"));
-      const [answer] = await waitForCount(s.client, "agent.response.v1", 1, "session:packed-1");
+      const msg = await pat.create(chatMessage("from a packed SDK", "packed-1"));
+      const [answer] = await waitForCount(pat, "agent.response.v1", 1, "session:packed-1");
       expect(answer!.context).toMatchObject({ agent_id: "packed", content: "packed: from a packed SDK", in_reply_to: { id: msg.id, version: 1 } });
+      expect(answer!.owner).toBe("pat");
       // The AbortSignal ended the for await loop, and the process finished on its own.
       expect(await exited).toBe(0);
       expect(output).toContain(`answered ${answer!.id}`);

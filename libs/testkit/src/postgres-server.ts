@@ -3,6 +3,8 @@ import { chown, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { GenericContainer, Wait, type StartedTestContainer } from "testcontainers";
+import { composeImage, testServices } from "./containers.ts";
 import { freePort } from "./free-port.ts";
 
 const run = promisify(execFile);
@@ -23,13 +25,17 @@ async function defaultBinDir(): Promise<string> {
 
 /**
  * A private Postgres cluster in a temp dir, on a free port, for tests that
- * must kill and restart the database (never the machine's shared one).
+ * must kill and restart the database (never the machine's shared one); with
+ * CRUMBS_TEST_SERVICES=containers, in a container of the compose file's image.
  * Postgres refuses to run as root, so when we are root the cluster belongs
  * to the `postgres` OS user. Trust auth, fsync off (a killed
  * server loses nothing the OS already has; only a machine crash would), but
  * synchronous_commit stays on so an acknowledged commit survives `stop()`.
  */
 export class PostgresServer {
+  /** CRUMBS_TEST_SERVICES=containers: the cluster lives in this container instead of `dir`. */
+  private container: StartedTestContainer | undefined;
+
   private constructor(
     readonly dir: string,
     readonly port: number,
@@ -38,6 +44,7 @@ export class PostgresServer {
   ) {}
 
   static async start(opts: PostgresServerOptions = {}): Promise<PostgresServer> {
+    if (testServices === "containers") return PostgresServer.startContainer();
     const binDir = opts.binDir ?? (await defaultBinDir());
     const dir = await mkdtemp(join(tmpdir(), "crumbs-pg-"));
     const asPostgres = process.getuid?.() === 0;
@@ -57,6 +64,34 @@ export class PostgresServer {
     return server;
   }
 
+  /**
+   * The same cluster in a container of the image docker-compose.yml runs, published on a host port
+   * picked once: a crash (`docker kill -s QUIT`, Postgres's immediate shutdown) and `docker start`
+   * of the same container bring it back with its data, where clients reconnect.
+   */
+  private static async startContainer(): Promise<PostgresServer> {
+    const dir = await mkdtemp(join(tmpdir(), "crumbs-pg-"));
+    const server = new PostgresServer(dir, await freePort(), "", false);
+    try {
+      server.container = await new GenericContainer(await composeImage("postgres"))
+        .withEnvironment({ POSTGRES_HOST_AUTH_METHOD: "trust" })
+        .withCommand(["postgres", "-c", "fsync=off", "-c", "full_page_writes=off", "-c", "max_connections=50"])
+        .withExposedPorts({ container: 5432, host: server.port })
+        // Over TCP, so the entrypoint's socket-only first start does not count.
+        .withWaitStrategy(Wait.forSuccessfulCommand("pg_isready -h 127.0.0.1 -U postgres"))
+        .withStartupTimeout(120_000)
+        .start();
+    } catch (err) {
+      await server.dispose();
+      throw err;
+    }
+    return server;
+  }
+
+  private async docker(...args: string[]): Promise<string> {
+    return (await run("docker", args, { timeout: 60_000 })).stdout.trim();
+  }
+
   get dataDir(): string {
     return join(this.dir, "data");
   }
@@ -73,6 +108,19 @@ export class PostgresServer {
 
   /** Starts (again) on the same port and waits until it accepts connections. */
   async start(): Promise<void> {
+    if (this.container) {
+      const id = this.container.getId();
+      await this.docker("start", id);
+      for (let i = 0; ; i++) {
+        const ready = await this.docker("exec", id, "pg_isready", "-h", "127.0.0.1", "-U", "postgres").then(
+          () => true,
+          () => false,
+        );
+        if (ready) return;
+        if (i >= 300) throw new Error("the Postgres container did not accept connections within 30 s of docker start");
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
     const options = [
       `-p ${this.port}`,
       "-c listen_addresses=127.0.0.1",
@@ -86,6 +134,14 @@ export class PostgresServer {
 
   /** `immediate` is a crash (no checkpoint, connections cut); `fast` a clean shutdown. */
   async stop(mode: "immediate" | "fast" = "immediate"): Promise<void> {
+    if (this.container) {
+      const id = this.container.getId();
+      if ((await this.docker("inspect", "-f", "{{.State.Running}}", id)) !== "true") return;
+      // The signals pg_ctl sends the postmaster: SIGQUIT is immediate, SIGINT fast.
+      await this.docker("kill", "-s", mode === "immediate" ? "QUIT" : "INT", id);
+      await this.docker("wait", id);
+      return;
+    }
     await this.exec("pg_ctl", ["-D", this.dataDir, "-m", mode, "-w", "-t", "30", "stop"]).catch((err: unknown) => {
       // Already stopped is fine; anything else is not.
       if (!String((err as { stderr?: string }).stderr ?? err).includes("PID file")) throw err;
@@ -98,6 +154,10 @@ export class PostgresServer {
   }
 
   async dispose(): Promise<void> {
+    if (this.container) {
+      await this.docker("rm", "-f", "-v", this.container.getId()).catch(() => {});
+      this.container = undefined;
+    }
     await this.stop().catch(() => {});
     await rm(this.dir, { recursive: true, force: true });
   }

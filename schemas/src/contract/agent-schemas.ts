@@ -2,6 +2,7 @@ import { z } from "zod";
 import { CrumbsError } from "./errors.ts";
 import { llmHintsSchema } from "../llm-view/llm-hints-schema.ts";
 import { schemaNameSchema } from "./names.ts";
+import { EXPLORE_LIMITS, TASK_SKILLS } from "./task-schema.ts";
 import { compileSelector } from "../selector/selector-compile.ts";
 import { selectorSchema } from "../selector/selector-schema.ts";
 
@@ -32,6 +33,25 @@ export const agentDefContextSchema = z.looseObject({
    * absent: the runner's RUNNER_MEMORY_TOKENS; 0: no memory.
    */
   memory_tokens: z.number().int().min(0).max(200_000).optional(),
+  /**
+   * Skills the runner's task controller may use for this agent (docs/agents.md, "The task controller").
+   * Present and not empty: each chat message becomes a `browser.task.v1` the controller drives, asking
+   * the model only when no skill matches with confidence.
+   */
+  skills: z.array(z.enum(TASK_SKILLS)).max(TASK_SKILLS.length).optional(),
+  /** Bounds of the controller's exploration (beam search over navigation) when the goal is not on the page. */
+  explore: z
+    .looseObject({
+      beam: z.number().int().min(EXPLORE_LIMITS.beam.min).max(EXPLORE_LIMITS.beam.max).optional(),
+      depth: z.number().int().min(EXPLORE_LIMITS.depth.min).max(EXPLORE_LIMITS.depth.max).optional(),
+      /** Explore in background tabs (read each link, open it inactive, judge it, close it) instead of in the task's own tab. */
+      tabs: z.boolean().optional(),
+    })
+    .optional(),
+  /** Model calls one controlled task may make (default 2): the model is asked only when no skill matches. */
+  max_model_calls: z.number().int().min(0).max(20).optional(),
+  /** Ask the scout, a read-only model call, when the element a step should act on is ambiguous. */
+  scout: z.boolean().optional(),
 });
 export type AgentDefContext = z.infer<typeof agentDefContextSchema>;
 

@@ -39,6 +39,7 @@ export const snapshotParamsSchema = described(
     max_tokens: described(z.optional(integer(100, 50_000)), "Budget for the snapshot text (default 4000)"),
     root_ref: described(z.optional(refSchema), "Snapshot only the subtree of this element"),
     include_boxes: described(z.optional(z.boolean()), "Add element bounding boxes"),
+    pcd: described(z.optional(z.boolean()), "Also answer the page capability descriptor (pcd) of the page"),
   }),
   "Take a text snapshot of the page; refs in it address elements in later actions",
 );

@@ -10,7 +10,7 @@ import { PLAN_STEP_STATUSES, TASK_STATUSES } from "./task-names.ts";
 // records and graph nodes first. Written with zod/mini (./zod-mini.ts): the extension bundles it
 // (`@crumbs/schemas/task`).
 
-export { TASK_SCHEMA, TASK_TAG, TASK_STATUSES, TASK_FINAL_STATUSES, PLAN_STEP_STATUSES, type TaskStatus } from "./task-names.ts";
+export { TASK_SCHEMA, TASK_TAG, TASK_STATUSES, TASK_FINAL_STATUSES, PLAN_STEP_STATUSES, taskTitle, type TaskStatus, type TaskTitleFacts } from "./task-names.ts";
 
 export const TASK_LIMITS = {
   /** Characters of the goal, the subgoal and any free text (observation, message). */
@@ -33,6 +33,15 @@ export const TASK_LIMITS = {
   /** The whole context, serialized as JSON (UTF-8 bytes). */
   bytes: 256 * 1024,
 } as const;
+
+/**
+ * The runner's deterministic skills, by the name an agent definition opts into (`skills` of
+ * agent.def.v1). Each matches the page capability view, binds its slots and plans 2-5 steps.
+ */
+export const TASK_SKILLS = ["login", "search", "fill_form", "paginate", "navigate_menu", "open_item", "checkout"] as const;
+export type TaskSkill = (typeof TASK_SKILLS)[number];
+/** Exploration's bounds: candidate pages kept per depth (beam), and how many clicks from the start (depth). */
+export const EXPLORE_LIMITS = { beam: { min: 1, max: 5, default: 3 }, depth: { min: 1, max: 4, default: 3 } } as const;
 
 /** Where a slot's value came from. A `secret` slot holds the secret's name, never its value. */
 export const SLOT_SOURCES = ["goal", "definition", "secret", "page", "model", "scout", "user", "default"] as const;

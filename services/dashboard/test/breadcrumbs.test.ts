@@ -137,22 +137,28 @@ describe("dashboard: breadcrumbs, history, live events, keys", () => {
   });
 
   it("stays logged in on a 401 the API does not confirm, and logs out once the key is really gone", async () => {
-    // An answer gone wrong: one list request is answered 401 although the token is valid. The
+    // Answers gone wrong: list requests are answered 401 although the token is valid. The
     // dashboard asks again before it throws the user's token away.
     const relogin = async (token = TOKEN) => {
       await h.page.evaluate(() => sessionStorage.clear());
       await login(h.page, h.ui, token);
     };
     await relogin();
+    // Every list answer is forged to 401 until the page shows it; the confirming read
+    // (/v1/breadcrumbs/<id>) is not matched and reaches the real API, which knows the token.
+    const list = /\/v1\/breadcrumbs(\?.*)?$/;
     let forged = 0;
-    await h.page.route(/\/v1\/breadcrumbs(\?.*)?$/, async (route) => {
-      if (forged++ > 0) return route.fallback();
+    await h.page.route(list, async (route) => {
+      forged++;
       await route.fulfill({ status: 401, contentType: "application/json", body: JSON.stringify({ error: "unauthorized", message: "unknown token" }) });
     });
-    await h.go("breadcrumbs");
-    await h.page.getByRole("alert").filter({ hasText: "unknown token" }).waitFor();
-    await h.page.unroute(/\/v1\/breadcrumbs(\?.*)?$/);
-    expect(forged).toBe(1);
+    try {
+      await h.go("breadcrumbs");
+      await h.page.getByRole("alert").filter({ hasText: "unknown token" }).waitFor();
+    } finally {
+      await h.page.unroute(list);
+    }
+    expect(forged).toBeGreaterThan(0);
     expect(await h.page.evaluate(() => sessionStorage.getItem("crumbs.token"))).toBe(TOKEN);
     expect(await h.page.getByRole("navigation", { name: "Pages" }).count()).toBe(1);
 
