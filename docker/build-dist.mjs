@@ -14,7 +14,7 @@ const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const dirs = process.argv.slice(2);
 if (!dirs.length) throw new Error("usage: node docker/build-dist.mjs DIR...");
 
-/** `./src/a/b.ts` -> `./dist/a/b.js`; a file outside src/ (the dashboard's index.ts) -> its .js. */
+/** `./src/<path>.ts` -> `./dist/<path>.js`; a file outside src/ (the dashboard's index.ts) -> its .js. */
 const toDist = (target) => target.replace(/^\.\/src\//, "./dist/").replace(/\.ts$/, ".js");
 
 for (const dir of dirs) {

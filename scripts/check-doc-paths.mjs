@@ -1,7 +1,7 @@
 // Every repository path a tracked markdown file cites must exist, so a move or a rename cannot leave the
 // docs pointing at nothing. `npm test` runs it (`npm run check:docs`); it exits 1 listing each missing path.
 // A cited path is, in inline code, a fenced block or a link target: a token that starts with a top-level
-// folder of the repository (`services/api/src/app.ts`) or names a root file (`docker-compose.yml`); links
+// folder of the repository (`services/api/src/http/app.ts`) or names a root file (`docker-compose.yml`); links
 // are resolved from the file that holds them. `*`, `**`, `{a,b}` and `<placeholder>` match like globs.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";

@@ -24,7 +24,7 @@ const manifests = Object.fromEntries(
   }),
 );
 
-/** `./src/a/b.ts` -> `{types: ./dist/a/b.d.ts, default: ./dist/a/b.js}` */
+/** `./src/<path>.ts` -> `{types: ./dist/<path>.d.ts, default: ./dist/<path>.js}` */
 function distExport(target) {
   const base = target.replace(/^\.\/src\//, "./dist/").replace(/\.ts$/, "");
   return { types: `${base}.d.ts`, default: `${base}.js` };

@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitForConsumerDrained } from "@crumbs/testkit";
-import { STREAM } from "@crumbs/agent-sdk";
+import { STREAM_NAME } from "@crumbs/schemas";
 import {
   chatMessage,
   listAll,
@@ -53,7 +53,7 @@ describe("example agents", () => {
     const [r] = await waitForCount(s.client, "agent.response.v1", 1, "session:ex2");
     expect(r!.context).toMatchObject({ agent_id: "raw-upper", content: "MAKE ME LOUD" });
     // Drained: both messages were delivered to the agent and acked, so the count below is final.
-    const info = await waitForConsumerDrained(s.nats.url, STREAM, "raw-upper");
+    const info = await waitForConsumerDrained(s.nats.url, STREAM_NAME, "raw-upper");
     expect(info.delivered.stream_seq).toBeGreaterThanOrEqual(2);
     expect(await listAll(s.client, "agent.response.v1", "session:ex2")).toHaveLength(1);
     raw.kill("SIGTERM");

@@ -1,4 +1,5 @@
-import { filterSubjectFor, handleEvents, subscribeEvents, STREAM, type BreadcrumbEvent, type EventSubscription } from "@crumbs/agent-sdk";
+import { filterSubjectFor, handleEvents, subscribeEvents, type BreadcrumbEvent, type EventSubscription } from "@crumbs/agent-sdk";
+import { STREAM_NAME } from "@crumbs/schemas";
 import type { NatsConnection } from "nats";
 import { consumerNameFor, type Agent } from "./agent-def.ts";
 import { handleTrigger } from "./handle-trigger.ts";
@@ -121,7 +122,7 @@ export class AgentWorker {
   private async deleteConsumer(name: string): Promise<void> {
     const jsm = await this.nc.jetstreamManager();
     // Every replica tries; the first one wins and the others find it gone.
-    await jsm.consumers.delete(STREAM, name).catch(() => false);
+    await jsm.consumers.delete(STREAM_NAME, name).catch(() => false);
   }
 
   private serial(fn: () => Promise<void>): Promise<void> {

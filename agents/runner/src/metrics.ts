@@ -1,4 +1,5 @@
-import { CrumbsHttp, STREAM, type Breadcrumb, type CallOptions, type CreateBreadcrumb } from "@crumbs/agent-sdk";
+import { CrumbsHttp, type Breadcrumb, type CallOptions, type CreateBreadcrumb } from "@crumbs/agent-sdk";
+import { STREAM_NAME } from "@crumbs/schemas";
 import type { NatsConnection } from "nats";
 import { Counter, Gauge, Histogram, Registry } from "@crumbs/telemetry";
 
@@ -56,7 +57,7 @@ export class RunnerMetrics {
         const jsm = await source.nc.jetstreamManager();
         await Promise.all(
           source.list().map(async ({ agent, consumer }) => {
-            const info = await jsm.consumers.info(STREAM, consumer).catch(() => undefined);
+            const info = await jsm.consumers.info(STREAM_NAME, consumer).catch(() => undefined);
             if (info) this.set({ agent, consumer }, info.num_pending);
           }),
         );

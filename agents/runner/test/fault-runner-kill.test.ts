@@ -2,7 +2,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { connect, type NatsConnection } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { STREAM, type Breadcrumb } from "@crumbs/agent-sdk";
+import type { Breadcrumb } from "@crumbs/agent-sdk";
+import { STREAM_NAME } from "@crumbs/schemas";
 import { waitFor } from "@crumbs/testkit";
 import type { RecordedRequest } from "@crumbs/testkit";
 import { actionResult, chatMessage, listAll, spawnCrumbs, startStack, waitForCount, waitForOutput, type Proc, type TestStack } from "./stack.ts";
@@ -166,7 +167,7 @@ describe("the only runner process killed mid-task", () => {
     await s.client.create(actionResult(action!, ["extension:ext-k"]));
     const jsm = await nc.jetstreamManager();
     await waitFor(
-      async () => (await jsm.consumers.info(STREAM, "crumbs_runner_action_results")).num_pending === 1,
+      async () => (await jsm.consumers.info(STREAM_NAME, "crumbs_runner_action_results")).num_pending === 1,
       { timeout: 5_000, message: "action result queued for the runners" },
     );
     expect(await listAll(s.client, "agent.response.v1", "session:task")).toHaveLength(0);
@@ -216,7 +217,7 @@ describe("the only runner process killed mid-task", () => {
     expect(text(clickCalls[1]!)).toContain("url_changed");
 
     for (const name of ["crumbs_runner_action_results", ...(await agentConsumers(jsm))]) {
-      const info = await jsm.consumers.info(STREAM, name);
+      const info = await jsm.consumers.info(STREAM_NAME, name);
       expect(info.num_pending + info.num_ack_pending, name).toBe(0);
     }
     expect(c.output.join("")).not.toMatch(/trigger failed|action result failed/);
@@ -230,6 +231,6 @@ describe("the only runner process killed mid-task", () => {
 
 async function agentConsumers(jsm: Awaited<ReturnType<NatsConnection["jetstreamManager"]>>) {
   const names: string[] = [];
-  for await (const c of jsm.consumers.list(STREAM)) if (c.name.startsWith("agent_")) names.push(c.name);
+  for await (const c of jsm.consumers.list(STREAM_NAME)) if (c.name.startsWith("agent_")) names.push(c.name);
   return names;
 }

@@ -13,7 +13,7 @@ export {
 } from "./http-client.ts";
 export type { EventStreamItem, EventStreamQuery } from "./event-stream.ts";
 export { ApiResponseError, ApiTimeoutError, ApiUnreachableError } from "./errors.ts";
-export { subscribeEvents, STREAM, type SubscribeOptions } from "./subscribe.ts";
+export { subscribeEvents, type SubscribeOptions } from "./subscribe.ts";
 export { EventSubscription, handleEvents, type Delivery } from "./event-subscription.ts";
 export { publishReplay, replayEvents, type ReplayOptions, type ReplayPublishResult } from "./replay.ts";
 export {

@@ -17,8 +17,6 @@ import type { BreadcrumbEvent } from "./known.ts";
 import type { ReferenceHttp } from "./reference.ts";
 import { filterSubjectFor, selectorMatcher, type EventKind, type Selector, type SelectorInput } from "./selector.ts";
 
-export const STREAM = STREAM_NAME;
-
 export interface SubscribeOptions {
   /** Name of a durable consumer: the subscription resumes where it stopped, across restarts. */
   durable?: string;
@@ -93,7 +91,7 @@ export async function subscribeEvents(
       sub = new EventSubscription("(core)", prefixed, await coreSource(nc, prefixed), iteration);
     } else {
       // A durable on replays lives on the stream that stores them (an owner's REPLAY for replay.<owner>.>).
-      const stream = prefixed ? await streamStoring(nc, prefixed) : STREAM;
+      const stream = prefixed ? await streamStoring(nc, prefixed) : STREAM_NAME;
       const subject = prefixed ?? filterSubject;
       const consumer = await jetStreamConsumer(nc, stream, name, subject, opts, iteration.ackWaitMs);
       const messages = await consumer.consume({ max_messages: opts.batch ?? (name ? 8 : 256) });

@@ -17,6 +17,8 @@ import { setStatus } from "../shared/state/status.ts";
 import { stopTasks } from "./tasks/stop.ts";
 import { watchTaskEnds } from "./tasks/task-end.ts";
 import { startBadge } from "./toolbar/badge.ts";
+import { FailureStreak } from "./failure-streak.ts";
+import { logActivity } from "../shared/state/activity.ts";
 
 // The worker's bus features, started on every worker start (MV3 may stop the worker at any time;
 // a fresh one rebuilds everything from storage). All listeners are registered synchronously here.
@@ -33,7 +35,10 @@ export function startBus(): Bus {
   const extensionId = chrome.runtime.id;
   const tracker = startTracker();
   const runner = new ActionRunner({ connection: currentConnection, execute, extensionId });
-  const kick = () => void runner.kick().catch(() => {});
+  // The runner reads the stored actions; when storage fails, the next kick (an action, a reconnect,
+  // the keepalive alarm) tries again, and the activity log shows it.
+  const starting = new FailureStreak("starting the stored actions", (text, ok) => void logActivity("error", text, ok));
+  const kick = () => void runner.kick().then(() => starting.succeeded(), (err: unknown) => starting.failed(err));
 
   const link = new NatsLink({
     async session(nc, conn, auth) {

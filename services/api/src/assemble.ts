@@ -16,6 +16,7 @@ import { ChangeNotifier } from "./notifier.ts";
 import { startRelay } from "./outbox/start.ts";
 import type { Relay } from "./outbox/relay-thread.ts";
 import { RetentionSweeper } from "./retention/sweeper.ts";
+import type { CommitListener } from "./store/index.ts";
 import { databaseStartupError, natsStartupError } from "./startup-errors.ts";
 
 export interface ApiStack {
@@ -99,6 +100,13 @@ export async function assembleApi(opts: AssembleOptions): Promise<ApiStack> {
     // makes open event streams check their key.
     const keyChanges = new KeyChanges();
     if (database.listen) cleanups.push(await database.listen(KEYS_CHANNEL, () => keyChanges.changed()));
+    // The one commit listener, for the app's writes and the sweeper's expiries alike.
+    const onCommitted: CommitListener = (owner, event) => {
+      // A handed-over event wakes the relay itself; a second wake-up would only end its batch early.
+      if (event) relay.offer(event);
+      else relay.kick();
+      notifier.notify(owner);
+    };
     const app = createApp({
       database,
       adminToken: config.token,
@@ -111,8 +119,7 @@ export async function assembleApi(opts: AssembleOptions): Promise<ApiStack> {
       ...(ownerBus ? { ownerBus, natsPublicServers: config.auth?.natsPublicServers ?? natsServers(config.natsUrl) } : {}),
       notifier,
       metrics,
-      onCommit: () => relay.kick(),
-      onCommitted: (event) => relay.offer(event),
+      onCommitted,
       backlog: () => relay.backlog(),
       sseMaxPerOwner: config.sseMaxPerOwner,
       pageMaxBytes: config.pageMaxBytes,
@@ -127,10 +134,7 @@ export async function assembleApi(opts: AssembleOptions): Promise<ApiStack> {
         database,
         now: () => new Date(),
         newId: randomUUID,
-        afterCommit(owner) {
-          relay.kick();
-          notifier.notify(owner);
-        },
+        onCommitted,
       },
       policy: config.retention,
       idempotencyTtlSeconds: config.idempotencyTtlSeconds,

@@ -109,7 +109,7 @@ describe("extension NATS credentials (locked nats-server)", () => {
   it("create their own durable on their own action subject, receive the owner's actions and ack them", async () => {
     const { nc, creds } = await extensionNats(tokens.A);
     expect(creds.extension).toEqual({ stream: "CRUMBS", consumer: DURABLE, filter_subject: A_ACTIONS, inbox_prefix: "_INBOX_A" });
-    // What the extension does (action-loop.ts): no account-info probe, create, then pull.
+    // What the extension does (startActionLoop, extension/src/background/nats/consumer.ts): no account-info probe, create, then pull.
     const jsm = await nc.jetstreamManager({ checkAPI: false });
     await jsm.consumers.add("CRUMBS", {
       durable_name: DURABLE,

@@ -36,7 +36,7 @@ describe("one-statement writes", () => {
       database,
       now: () => new Date(),
       newId: randomUUID,
-      afterCommit: (o, e) => {
+      onCommitted: (o, e) => {
         commits.push(o);
         if (e) handed.push(e);
       },

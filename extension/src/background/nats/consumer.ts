@@ -1,18 +1,14 @@
 import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type JsMsg, type NatsConnection } from "nats.ws";
-import { extensionActionSubject, extensionConsumerName, STREAM_NAME } from "@crumbs/schemas/nats-names";
+import { extensionActionSubject, STREAM_NAME } from "@crumbs/schemas/nats-names";
 import { completeActionEvent, decodeAction } from "./action-event.ts";
 import { logActivity } from "../../shared/state/activity.ts";
+import { FailureStreak } from "../failure-streak.ts";
 import { accept } from "../../shared/state/inbox.ts";
 
 // The action subscription: a durable JetStream consumer named after the owner and the extension on
 // `crumbs.<owner>.created.browser.action.v1`, filtered here by the `extension:<id>` tag. An action
 // is stored (with its request_id) before the ack, so a redelivery after a crash is recognised and
 // an action written while NATS or the browser was down is delivered when both are back.
-
-export const STREAM = STREAM_NAME;
-/** The durable the API's extension credentials allow, and the subject it filters on: the contract's names. */
-export const consumerName = extensionConsumerName;
-export const actionSubject = extensionActionSubject;
 
 export interface ActionLoopOptions {
   owner: string;
@@ -34,15 +30,15 @@ const ACK_WAIT = nanos(5_000);
 async function ensureConsumer(nc: NatsConnection, name: string, filter: string): Promise<void> {
   // No account-info probe ($JS.API.INFO): per-owner credentials allow only this consumer's calls.
   const jsm = await nc.jetstreamManager({ checkAPI: false });
-  const existing = await jsm.consumers.info(STREAM, name).catch(() => undefined);
+  const existing = await jsm.consumers.info(STREAM_NAME, name).catch(() => undefined);
   if (existing) {
     if (existing.config.filter_subject !== filter || existing.config.ack_wait !== ACK_WAIT) {
-      await jsm.consumers.update(STREAM, name, { filter_subject: filter, ack_wait: ACK_WAIT });
+      await jsm.consumers.update(STREAM_NAME, name, { filter_subject: filter, ack_wait: ACK_WAIT });
     }
     return;
   }
   // New consumers start at new actions: a first install must not replay old actions of this owner.
-  await jsm.consumers.add(STREAM, {
+  await jsm.consumers.add(STREAM_NAME, {
     durable_name: name,
     filter_subject: filter,
     ack_policy: AckPolicy.Explicit,
@@ -73,30 +69,35 @@ export function startActionLoop(nc: NatsConnection, opts: ActionLoopOptions): { 
       const fresh = await accept(decoded.entry);
       if (fresh) void logActivity("action", `received ${decoded.entry.title}`);
     }
+    // A lost ack is harmless: the action is stored, and its redelivery is recognised by its request_id.
     await msg.ackAck().catch(() => {});
     if (decoded.kind === "entry") opts.onAccepted();
   };
 
+  const subscription = new FailureStreak("the action subscription", (text, ok) => void logActivity("connection", text, ok));
+  const receiving = new FailureStreak("receiving an action", (text, ok) => void logActivity("error", text, ok));
   const loop = (async () => {
-    let failures = 0;
     while (!stopped && !nc.isClosed()) {
       try {
-        await ensureConsumer(nc, name, actionSubject(opts.owner));
-        const consumer = await nc.jetstream().consumers.get(STREAM, name);
+        await ensureConsumer(nc, name, extensionActionSubject(opts.owner));
+        const consumer = await nc.jetstream().consumers.get(STREAM_NAME, name);
         messages = await consumer.consume({ max_messages: 16 });
-        failures = 0;
+        subscription.succeeded();
         for await (const m of messages) {
           try {
             await handle(m);
-          } catch {
-            // Storage failed: leave it unacked, JetStream delivers it again.
+            receiving.succeeded();
+          } catch (err) {
+            // Storage (or the API, for a reference event) failed: leave it unacked, JetStream delivers it again.
             m.nak(1_000);
+            receiving.failed(err);
           }
         }
-      } catch {
-        failures++;
+      } catch (err) {
+        // A failure of a connection being closed on purpose (stop, a credentials renewal) is no news.
+        if (!stopped && !nc.isClosed()) subscription.failed(err);
       }
-      if (!stopped) await new Promise((r) => setTimeout(r, Math.min(10_000, 500 * 2 ** Math.min(failures, 5))));
+      if (!stopped) await new Promise((r) => setTimeout(r, Math.min(10_000, 500 * 2 ** Math.min(subscription.count, 5))));
     }
   })();
 
@@ -104,7 +105,7 @@ export function startActionLoop(nc: NatsConnection, opts: ActionLoopOptions): { 
     async stop() {
       stopped = true;
       messages?.stop();
-      await loop.catch(() => {});
+      await loop; // never rejects: it catches and reports its own failures
     },
   };
 }

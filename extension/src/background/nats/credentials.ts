@@ -2,7 +2,7 @@ import { jwtAuthenticator, type ConnectionOptions } from "nats.ws";
 import { ApiResponseError } from "@crumbs/schemas/api-errors";
 import * as z from "@crumbs/schemas/zod-mini";
 import { callApi } from "../../shared/api-client.ts";
-import { consumerName } from "./consumer.ts";
+import { extensionConsumerName } from "@crumbs/schemas/nats-names";
 import { stored } from "../../shared/state/store.ts";
 
 // How the worker authenticates to NATS. A locked server (docker compose) needs per-owner
@@ -71,7 +71,7 @@ export function natsAuthOptions(auth: NatsAuth): Partial<ConnectionOptions> {
 
 /** The consumer this connection may use: the one the credentials name, else the same formula. */
 export const consumerFor = (auth: NatsAuth, owner: string, extensionId: string) =>
-  auth.mode === "credentials" ? auth.consumer : consumerName(owner, extensionId);
+  auth.mode === "credentials" ? auth.consumer : extensionConsumerName(owner, extensionId);
 
 /**
  * When to fetch new credentials and reconnect: a margin before the expiry (a fifth of what is

@@ -57,6 +57,7 @@ export class NatsLink {
     this.key = undefined;
     const nc = this.nc;
     this.nc = undefined;
+    // Closing a connection that already closed rejects; either way it is gone.
     await nc?.close().catch(() => {});
   }
 
@@ -101,6 +102,7 @@ export class NatsLink {
         continue;
       }
       if (gen !== this.generation) {
+        // A newer run owns the link: this connection is not wanted, whether it closes cleanly or not.
         await nc.close().catch(() => {});
         return;
       }
@@ -114,6 +116,7 @@ export class NatsLink {
           ? undefined
           : setTimeout(() => {
               renewing = true;
+              // Already closed is fine: the run below reconnects with new credentials either way.
               void nc.close().catch(() => {});
             }, renewIn);
       await recordAuth(auth, renewIn);
@@ -129,7 +132,7 @@ export class NatsLink {
       }
       await nc.closed();
       clearTimeout(renewTimer);
-      await session?.stop().catch(() => {});
+      await session?.stop().catch((e: unknown) => void logActivity("error", `stopping the action subscription failed: ${e instanceof Error ? e.message : String(e)}`, false));
       this.hooks.onClose?.();
       if (this.nc === nc) this.nc = undefined;
       if (gen !== this.generation) return;
@@ -147,6 +150,7 @@ export class NatsLink {
       if (nc !== this.nc) return;
       if (s.type === "error" && /authentication expired|authorization violation/i.test(String(s.data))) {
         // Its credentials are no longer good (expired while the timer could not run): a new connection fetches new ones.
+        // Already closed is fine: the run reconnects with new credentials either way.
         void nc.close().catch(() => {});
       } else if (s.type === "disconnect") {
         await setStatus("nats", "disconnected", "lost the NATS connection; reconnecting");
@@ -171,5 +175,6 @@ function recordAuth(auth: NatsAuth, renewIn: number | undefined): Promise<unknow
           ...(auth.expiresAt ? { expires_at: auth.expiresAt.toISOString() } : {}),
           ...(renewIn !== undefined ? { renew_at: new Date(Date.now() + renewIn).toISOString() } : {}),
         };
+  // Shown on the options page only; the next connection writes it again, a lost write must not stop the link.
   return natsAuthState.set(value).catch(() => {});
 }

@@ -19,5 +19,6 @@ export const activityLog = stored(ACTIVITY_KEY, z.array(activityEntrySchema), ()
 
 export function logActivity(kind: ActivityEntry["kind"], text: string, ok?: boolean): Promise<unknown> {
   const entry: ActivityEntry = { at: new Date().toISOString(), kind, text: text.slice(0, 500), ...(ok === undefined ? {} : { ok }) };
+  // A failed write of the log itself has nowhere to be shown: that entry is lost, the caller goes on.
   return activityLog.update((list) => [...list, entry].slice(-MAX_ENTRIES)).catch(() => {});
 }

@@ -32,9 +32,11 @@ export function setStatus(part: "nats" | "api", state: StatusPart["state"], deta
       if (prev && prev.state === state && prev.detail === detail) return s;
       return { ...s, [part]: { state, ...(detail ? { detail } : {}), at: new Date().toISOString() } };
     })
+    // The status is written again at its next change; a lost write must not stop the caller.
     .catch(() => {});
 }
 
 export function setContextStatus(c: NonNullable<BusStatus["context"]>): Promise<unknown> {
+  // As setStatus: written again at the next context change.
   return busStatus.update((s) => ({ ...s, context: { ...s.context, ...c, at: new Date().toISOString() } })).catch(() => {});
 }

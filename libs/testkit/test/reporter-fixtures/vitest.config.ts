@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-// A tiny project that reporter.test.ts runs as a child vitest, one fixture file at a time, to see
+// A tiny project that summary-reporter.test.ts runs as a child vitest, one fixture file at a time, to see
 // the summary line and exit code a real run ends with. `.fixture.ts` keeps these files out of the
 // repository's own test projects.
 export default defineConfig({

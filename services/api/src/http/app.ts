@@ -6,9 +6,8 @@ import { KeyChanges, PrincipalCache, type RevokedKey } from "../keys/index.ts";
 import { Metrics } from "../metrics.ts";
 import type { NatsLink } from "../nats/connect.ts";
 import { ChangeNotifier } from "../notifier.ts";
-import type { CommittedEvent } from "../outbox/batch.ts";
 import { countParked } from "../outbox/parked.ts";
-import { createSchemaDefHintsLookup, type StoreDeps } from "../store/index.ts";
+import { createSchemaDefHintsLookup, type CommitListener, type StoreDeps } from "../store/index.ts";
 import { bearerToken, createAuthenticator, hashToken, type Authenticate } from "./auth.ts";
 import type { AuthConfig } from "./auth-config.ts";
 import type { RouteDeps } from "./context.ts";
@@ -71,10 +70,12 @@ export interface AppDeps {
   natsPublicServers?: string[];
   notifier?: ChangeNotifier;
   metrics?: Metrics;
-  /** After every committed write, e.g. the relay's kick. */
-  onCommit?: (owner: string) => void;
-  /** The event of a write, handed to the relay in memory (Relay.offer); onCommit is then not called. */
-  onCommitted?: (event: CommittedEvent) => void;
+  /**
+   * The store's listener for every committed write (assembleApi's hands the event to the relay and
+   * wakes `notifier`); default: wakes this app's SSE streams only. One given replaces the default,
+   * so it must call `notifier.notify(owner)` itself.
+   */
+  onCommitted?: CommitListener;
   /** Outbox backlog for /metrics. */
   backlog?: () => Promise<number>;
   /** Open SSE streams per owner (default 16). */
@@ -108,12 +109,7 @@ export function createApp(deps: AppDeps) {
     database: deps.database,
     now: deps.now ?? (() => new Date()),
     newId: deps.newId ?? randomUUID,
-    afterCommit(owner, event) {
-      // A handed-over event wakes the relay itself; a second wake-up would only end its batch early.
-      if (event && deps.onCommitted) deps.onCommitted(event);
-      else deps.onCommit?.(owner);
-      notifier.notify(owner);
-    },
+    onCommitted: deps.onCommitted ?? ((owner) => notifier.notify(owner)),
   };
   const pageMaxBytes = deps.pageMaxBytes ?? DEFAULT_PAGE_MAX_BYTES;
   const routeDeps: RouteDeps = {

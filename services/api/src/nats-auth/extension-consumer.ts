@@ -2,15 +2,8 @@ import {
   EXTENSION_ID_PATTERN,
   extensionActionSubject as actionSubjectOf,
   extensionConsumerName as consumerNameOf,
-  STREAM_NAME,
 } from "@crumbs/schemas";
 import { assertSubjectToken } from "./subject-token.ts";
-
-/**
- * The names an extension's credentials are bound to, from the contract (the extension computes
- * the same ones), here checked first: an owner or id that is not a plain token never gets a name.
- */
-export const EXTENSION_STREAM = STREAM_NAME;
 
 export { EXTENSION_ID_PATTERN };
 
@@ -19,6 +12,10 @@ export function assertExtensionId(id: string): string {
   return id;
 }
 
+/**
+ * The names an extension's credentials are bound to, from the contract (the extension computes
+ * the same ones), here checked first: an owner or id that is not a plain token never gets a name.
+ */
 export const extensionConsumerName = (owner: string, extensionId: string) =>
   consumerNameOf(assertSubjectToken(owner), assertExtensionId(extensionId));
 

@@ -11,7 +11,6 @@ export {
 export {
   assertExtensionId,
   EXTENSION_ID_PATTERN,
-  EXTENSION_STREAM,
   extensionActionSubject,
   extensionConsumerName,
   extensionInboxPrefix,

@@ -2,7 +2,6 @@ import {
   extensionActionSubject,
   extensionConsumerName,
   extensionInboxPrefix,
-  EXTENSION_STREAM,
 } from "./extension-consumer.ts";
 import { STREAM_NAME, STREAM_SUBJECTS, SUBJECT_PREFIX } from "@crumbs/schemas";
 import { OWNER_FEED_PREFIX } from "./owner-feed.ts";
@@ -67,10 +66,10 @@ export function ownerPermissions(owner: string, client: OwnerClient = { kind: "a
   const api = "$JS.API.CONSUMER";
   return {
     pub: [
-      `${api}.CREATE.${EXTENSION_STREAM}.${durable}.${extensionActionSubject(owner)}`,
-      `${api}.INFO.${EXTENSION_STREAM}.${durable}`,
-      `${api}.MSG.NEXT.${EXTENSION_STREAM}.${durable}`,
-      `$JS.ACK.${EXTENSION_STREAM}.${durable}.>`,
+      `${api}.CREATE.${STREAM_NAME}.${durable}.${extensionActionSubject(owner)}`,
+      `${api}.INFO.${STREAM_NAME}.${durable}`,
+      `${api}.MSG.NEXT.${STREAM_NAME}.${durable}`,
+      `$JS.ACK.${STREAM_NAME}.${durable}.>`,
     ],
     sub: [`${SUBJECT_PREFIX}.${owner}.*.browser.action.v1`, `${SUBJECT_PREFIX}.${owner}.*.agent.response.v1`, `${extensionInboxPrefix(owner)}.>`],
   };

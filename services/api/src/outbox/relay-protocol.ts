@@ -22,7 +22,7 @@ export type RelayWorkerData = z.infer<typeof relayWorkerDataSchema>;
  * IDLE: the relay sleeps, a commit sets COMMITTED and posts one kick.
  * BATCH: a batch is running and no commit came since it began. COMMITTED: a commit
  * came (a kick is on its way, or the running relay will see it), so commits post nothing.
- * The relay also sleeps while a batch waits for its acks (OutboxRelay.nextKick), so the first
+ * The relay also sleeps while a batch waits for its acks (RelayWake.nextInBatch), so the first
  * commit then posts one kick and its rows join that batch; otherwise, while batches run back to
  * back under load, the HTTP thread posts nothing.
  */
@@ -33,7 +33,7 @@ export function commitNeedsKick(flag: Int32Array): boolean {
   return Atomics.exchange(flag, 0, KICK.COMMITTED) === KICK.IDLE;
 }
 
-/** The relay thread's side (OutboxRelay's CommitLatch). */
+/** The relay thread's side (the relay's CommitLatch, relay-wake.ts). */
 export function kickLatch(flag: Int32Array) {
   return {
     beginBatch: () => void Atomics.store(flag, 0, KICK.BATCH),

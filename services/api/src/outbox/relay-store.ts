@@ -30,7 +30,7 @@ export interface RelayBatch {
  * heap write and a WAL record per event, for nothing the advisory lock does not
  * give. Two kinds: drizzle on the API's own database (PGlite, the in-process
  * relay) and a postgres-js connection of its own with prepared, pipelined
- * statements (the relay thread, store-pg.ts).
+ * statements (the relay thread, relay-store-pg.ts).
  */
 export interface RelayStore {
   /** Runs `fn` on one batch and commits; "busy" when another relay holds the lock. */

@@ -6,6 +6,7 @@ import { MemoryEvents } from "./memory-events.ts";
 import { PipelinedRun } from "./pipelined-run.ts";
 import { isPermanentPublishError } from "./prepare.ts";
 import type { RelayBatch, RelayStore } from "./relay-store.ts";
+import { RelayWake, type CommitLatch } from "./relay-wake.ts";
 
 export interface RelayOptions {
   store: RelayStore;
@@ -35,13 +36,6 @@ export interface RelayOptions {
   commits?: CommitLatch;
 }
 
-export interface CommitLatch {
-  /** A batch starts: it will see every row committed so far. */
-  beginBatch(): void;
-  /** True when a commit came after the last beginBatch; false leaves the latch idle (the next commit wakes the relay). */
-  sinceBegin(): boolean;
-}
-
 /**
  * Drains the outbox into JetStream in seq order. Rows are deleted in the same
  * transaction, after the publish acks; a crash between ack and commit
@@ -58,29 +52,20 @@ export interface CommitLatch {
  */
 export class OutboxRelay {
   private running: Promise<void> | undefined;
-  /** A kick or an event came since the batch last looked. */
-  private again = false;
-  /** A kick came that brought no event (a poll, a reconnect, a write of another kind): the outbox has rows to read. */
-  private readNeeded = false;
-  /** Set while a batch waits for its acks or a kick (nextKick). */
-  private wake: (() => void) | undefined;
+  private readonly wake: RelayWake;
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private failures = 0;
   private cleanups: (() => unknown)[] = [];
   private readonly batchSize: number;
-  private readonly lingerMs: number;
-  private readonly maxBatchMs: number;
-  private readonly gapWaitMs: number;
   private readonly memory = new MemoryEvents();
   private publisher: JetStreamPublisher | undefined;
 
   constructor(private readonly opts: RelayOptions) {
     this.batchSize = opts.batchSize ?? 200;
-    this.lingerMs = opts.lingerMs ?? 10;
-    this.maxBatchMs = opts.maxBatchMs ?? 50;
-    this.gapWaitMs = opts.gapWaitMs ?? 3;
+    const times = { lingerMs: opts.lingerMs ?? 10, maxBatchMs: opts.maxBatchMs ?? 50, gapWaitMs: opts.gapWaitMs ?? 3 };
+    this.wake = new RelayWake(times, opts.commits);
   }
 
   /** An event this process just committed (a kick too). Dropping one is harmless: the outbox has it. */
@@ -101,16 +86,14 @@ export class OutboxRelay {
   /** Cheap and coalescing: call after every commit that handed no event over (offer). */
   kick(): void {
     if (this.stopped) return;
-    this.readNeeded = true;
+    this.wake.kickRead();
     this.wakeUp();
   }
 
   private wakeUp(): void {
     if (this.stopped) return;
     if (this.running) {
-      this.again = true;
-      this.wake?.();
-      this.wake = undefined;
+      this.wake.notify();
       return;
     }
     this.running = this.loop().finally(() => {
@@ -130,8 +113,7 @@ export class OutboxRelay {
 
   private async loop(): Promise<void> {
     for (;;) {
-      this.again = false;
-      this.opts.commits?.beginBatch();
+      this.wake.beginLook();
       let outcome: Outcome;
       try {
         outcome = await this.drainBatch();
@@ -151,7 +133,7 @@ export class OutboxRelay {
         this.retryLater(25);
         return;
       }
-      if (outcome === "idle" && !this.again && !this.readNeeded && !this.opts.commits?.sinceBegin()) return;
+      if (outcome === "idle" && this.wake.quiet()) return;
     }
   }
 
@@ -166,7 +148,7 @@ export class OutboxRelay {
     // were published already; or the relay lock's holder, when it is busy, publishes them); and the
     // read answers every kick so far. Events handed over while it runs stay queued.
     this.memory.dropFirst(this.memory.queued());
-    this.readNeeded = false;
+    this.wake.readStarted();
     // While disconnected the client would buffer publishes and time out; wait for the reconnect kick.
     if (!this.opts.nats.connected()) return "idle";
     const result = await this.opts.store.batch(this.batchSize, (batch) => this.publishBatch(batch));
@@ -221,16 +203,14 @@ export class OutboxRelay {
       if (read.length === this.batchSize || run.size() >= this.batchSize) break;
       // Waiting for the acks, a commit may come: its rows go out at once, chained after the ones in
       // flight, instead of after these acks, their deletes and the commit of this batch.
-      const woke = await this.nextInBatch(run, openedAt, waitingSince);
-      this.wake = undefined;
+      const woke = await this.wake.nextInBatch(run, openedAt, waitingSince, () => this.stopped);
       if (woke === "done" || run.failed()) break;
       if (woke === "kick") {
         // Every event already posted arrives before the relay looks: commits of one owner answered
         // in the same moment come in one look, whatever order their messages took.
         await setImmediate();
-        this.again = false;
-        this.opts.commits?.beginBatch();
-        if (!this.readNeeded) {
+        this.wake.beginLook();
+        if (!this.wake.readNeeded()) {
           const { rows, waiting } = this.memory.take((owner) => run.isHeld(owner), Date.now());
           waitingSince = waiting > 0 ? (waitingSince ?? performance.now()) : undefined;
           read = rows;
@@ -239,7 +219,7 @@ export class OutboxRelay {
       }
       // A kick that brought no event, or events whose previous one did not come within gapWaitMs:
       // the outbox has them all.
-      this.readNeeded = false;
+      this.wake.readStarted();
       waitingSince = undefined;
       const handedOver = this.memory.queued();
       const more = await batch.readMore(this.batchSize - run.size(), run.seqs());
@@ -269,49 +249,6 @@ export class OutboxRelay {
     return { send, ackedAt, ...(failure !== undefined ? { failure } : {}), readAt: () => readAt, full: batch.rows.length === this.batchSize, parked: parked.length };
   }
 
-  /**
-   * What the open batch does next: "kick" at the next kick or event (while acks are awaited, and
-   * once they are all in for lingerMs, within the batch's maxBatchMs), "gap" when events have
-   * waited gapWaitMs for their owners' previous ones, "done" when the batch should close.
-   */
-  private async nextInBatch(run: PipelinedRun, openedAt: number, waitingSince: number | undefined): Promise<"kick" | "gap" | "done"> {
-    const timers: NodeJS.Timeout[] = [];
-    const after = <T>(ms: number, value: T) =>
-      new Promise<T>((resolve) => {
-        timers.push(setTimeout(() => resolve(value), Math.max(0, ms)));
-      });
-    try {
-      const kick = this.nextKick().then(() => "kick" as const);
-      const gap = waitingSince === undefined ? [] : [after(waitingSince + this.gapWaitMs - performance.now(), "gap" as const)];
-      const first = await Promise.race([run.settled(), kick, ...gap]);
-      if (first === "kick") return first;
-      let timedOut: "gap" | "done" = "gap";
-      if (first === "settled") {
-        const left = Math.min(this.lingerMs, this.maxBatchMs - (performance.now() - openedAt));
-        if (left <= 0 || run.failed() || this.stopped) return "done";
-        const second = await Promise.race([kick, ...gap, after(left, "done" as const)]);
-        if (second === "kick") return second;
-        timedOut = second;
-      }
-      // A timer ran first, which on a busy machine can mean only that this thread was off its CPU
-      // while events were posted: let them arrive before giving up on them.
-      await setImmediate();
-      return this.again ? "kick" : timedOut;
-    } finally {
-      for (const t of timers) clearTimeout(t);
-    }
-  }
-
-  /** Resolves at the next kick or event, at once when one came since the last read began. */
-  private nextKick(): Promise<void> {
-    // The shared flag only carries commits that handed no event over (relay-protocol.ts).
-    if (this.opts.commits?.sinceBegin()) this.readNeeded = true;
-    if (this.again || this.readNeeded) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.wake = resolve;
-    });
-  }
-
   private async park(batch: RelayBatch, parked: readonly ToPark[]): Promise<void> {
     await batch.park(parked);
     for (const p of parked) this.opts.log?.(`outbox relay: parked seq ${p.row.seq} (${p.row.subject}): ${p.reason}`);
@@ -327,6 +264,12 @@ export class OutboxRelay {
   }
 }
 
+/**
+ * How a batch ended, which decides what the relay does next (loop): "idle" sleeps unless a kick,
+ * an event or another thread's commit came meanwhile; "more" runs the next batch at once; "busy"
+ * (another relay holds the lock) looks again in 25 ms; "failed" backs off, 100 ms doubling up to
+ * 5 s, and forgets the events handed over in memory.
+ */
 type Outcome = "idle" | "more" | "busy" | "failed";
 
 interface BatchResult {

@@ -36,6 +36,6 @@ export async function expireDue(deps: StoreDeps, limit: number): Promise<number>
     }
     return rows.length;
   });
-  for (const owner of owners) deps.afterCommit?.(owner);
+  for (const owner of owners) deps.onCommitted?.(owner);
   return n;
 }

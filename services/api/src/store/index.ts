@@ -7,7 +7,7 @@ export { listHistory } from "./history.ts";
 export { listEvents, eventPageJson, eventPageTag, type EventJson, type EventQuery, type EventPage } from "./events.ts";
 export { createSchemaDefHintsLookup } from "./schema-def-hints.ts";
 export { countBySchema, type SchemaCount } from "./schema-counts.ts";
-export type { StoreDeps } from "./store-deps.ts";
+export type { CommitListener, StoreDeps } from "./store-deps.ts";
 export type { SelectorFilter } from "./selector-sql.ts";
 export { RowPacer, requestBudget, REQUEST_WORK_UNITS, REQUEST_DEADLINE_MS } from "./work.ts";
 export type { IdempotencyInput, StoredResponse } from "./idempotency.ts";

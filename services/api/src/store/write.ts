@@ -32,7 +32,7 @@ export async function runWrite(
   }
   try {
     const { event, ...response } = await write();
-    deps.afterCommit?.(owner, event);
+    deps.onCommitted?.(owner, event);
     return { response, replayed: false };
   } catch (err) {
     if (!idem || !(isUniqueViolation(err) || err instanceof CrumbsError)) throw err;

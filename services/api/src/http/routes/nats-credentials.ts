@@ -1,7 +1,6 @@
-import { natsCredentialsBodySchema, natsCredentialsSchema } from "@crumbs/schemas";
+import { natsCredentialsBodySchema, natsCredentialsSchema, STREAM_NAME } from "@crumbs/schemas";
 import { ForbiddenError, UnavailableError } from "../../errors.ts";
 import {
-  EXTENSION_STREAM,
   extensionActionSubject,
   extensionConsumerName,
   extensionInboxPrefix,
@@ -55,7 +54,7 @@ export function natsCredentialRoutes(deps: { ownerBus: OwnerBus | undefined; ser
     const bus =
       client.kind === "extension"
         ? {
-            stream: EXTENSION_STREAM,
+            stream: STREAM_NAME,
             consumer: extensionConsumerName(owner, client.extensionId),
             filter_subject: extensionActionSubject(owner),
             inbox_prefix: extensionInboxPrefix(owner),
