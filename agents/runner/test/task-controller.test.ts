@@ -1,3 +1,6 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Breadcrumb } from "@crumbs/agent-sdk";
 import { silentLogger, type Runner } from "@crumbs/runner";
@@ -108,6 +111,22 @@ describe("a controlled task over the bus", () => {
     expect(actions.every((a) => (a.context.task as { task_id: string }).task_id === task.id && a.tags.includes("extension:ext-1"))).toBe(true);
     expect(t.history.map((h) => h.call.request_id).sort()).toEqual(actions.map((a) => a.context.request_id).sort());
     expect(task.tags).toEqual(expect.arrayContaining(["browser:task", "session:s-ok", "agent:controlled", "extension:ext-1"]));
+
+    // `crumbs replay` of the task's history: one line per version, its steps in the order they ran.
+    const cli = fileURLToPath(new URL("../../../services/cli/bin/crumbs.js", import.meta.url));
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [cli, "replay", "--selector", JSON.stringify({ schema_name: "browser.task.v1", all_tags: ["session:s-ok"] })],
+      { env: { ...process.env, CRUMBS_URL: s.env.CRUMBS_URL!, CRUMBS_TOKEN: s.env.CRUMBS_TOKEN! } },
+    ).catch((err: { stderr?: string }) => {
+      throw new Error(`crumbs replay failed: ${err.stderr ?? String(err)}`);
+    });
+    const lines = stdout.trim().split("\n").filter((l) => l.includes(" browser.task.v1 "));
+    expect(lines).toHaveLength(task.version);
+    expect(lines.at(-1)).toMatch(/ · succeeded 100% · step \d+ \S+ ok$/);
+    const replayedSteps = lines.flatMap((l) => / · step (\d+) (\S+) /.exec(l)?.slice(1, 3) ?? []);
+    const stepsInOrder = t.history.flatMap((h, i) => [String(i + 1), h.call.action]);
+    expect(replayedSteps).toEqual(stepsInOrder);
   });
 
   it("every result written twice: the task still takes each step once", async () => {

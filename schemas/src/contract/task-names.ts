@@ -24,3 +24,23 @@ export type TaskStatus = (typeof TASK_STATUSES)[number];
 export const TASK_FINAL_STATUSES: ReadonlySet<TaskStatus> = new Set<TaskStatus>(["succeeded", "failed", "cancelled"]);
 
 export const PLAN_STEP_STATUSES = ["pending", "running", "done", "failed", "skipped"] as const;
+
+/** What a task's title says of it at one version (the fields of browser.task.v1 it reads). */
+export interface TaskTitleFacts {
+  goal: string;
+  status: TaskStatus;
+  progress: number;
+  history?: ReadonlyArray<{ call: { action: string }; result: { ok: boolean; code?: string } }>;
+}
+
+/**
+ * The title of a task breadcrumb at each version: the agent and goal, the status and progress, and the
+ * step it just recorded. `crumbs replay` prints one line per event with the title, so a replay of a
+ * task's history reads as its steps in order; the dashboard and the side panel read the context.
+ */
+export function taskTitle(agentId: string, task: TaskTitleFacts): string {
+  const goal = task.goal.replace(/\s+/g, " ").slice(0, 80);
+  const last = task.history?.at(-1);
+  const step = last ? ` · step ${task.history!.length} ${last.call.action} ${last.result.ok ? "ok" : (last.result.code ?? "failed")}` : "";
+  return `${agentId}: ${goal} · ${task.status} ${Math.round(task.progress * 100)}%${step}`;
+}

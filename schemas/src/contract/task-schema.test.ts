@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SchemaValidationError } from "./errors.ts";
 import { validateContext } from "./known-schemas.ts";
-import { TASK_FINAL_STATUSES, TASK_LIMITS, TASK_SCHEMA, TASK_STATUSES, taskContextSchema, type TaskContext } from "./task-schema.ts";
+import { TASK_FINAL_STATUSES, TASK_LIMITS, TASK_SCHEMA, TASK_STATUSES, taskContextSchema, taskTitle, type TaskContext } from "./task-schema.ts";
 
 const at = "2026-11-28T14:00:00.000Z";
 const minimal = { task_id: "t1", session_id: "s1", goal: "download last month's invoice", status: "created", progress: 0, started_at: at, updated_at: at };
@@ -104,5 +104,20 @@ describe("browser.task.v1", () => {
     for (const bad of [{ skills: ["fly"] }, { explore: { beam: 6 } }, { explore: { depth: 5 } }, { explore: { beam: 0 } }, { max_model_calls: 21 }]) {
       expect(() => validateContext("agent.def.v1", { ...def, ...bad }), JSON.stringify(bad)).toThrow(SchemaValidationError);
     }
+  });
+});
+
+describe("taskTitle", () => {
+  it("says the goal, the status and progress, and the step just recorded", () => {
+    expect(taskTitle("helper", { goal: "download  last\nmonth's invoice", status: "planning", progress: 0 })).toBe(
+      "helper: download last month's invoice · planning 0%",
+    );
+    const history = [
+      { call: { action: "click" }, result: { ok: true } },
+      { call: { action: "fill" }, result: { ok: false, code: "not_actionable" } },
+    ];
+    expect(taskTitle("helper", { goal: "sign in", status: "executing", progress: 0.456, history })).toBe(
+      "helper: sign in · executing 46% · step 2 fill not_actionable",
+    );
   });
 });

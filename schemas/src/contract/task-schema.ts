@@ -10,7 +10,7 @@ import { PLAN_STEP_STATUSES, TASK_STATUSES } from "./task-names.ts";
 // records and graph nodes first. Written with zod/mini (./zod-mini.ts): the extension bundles it
 // (`@crumbs/schemas/task`).
 
-export { TASK_SCHEMA, TASK_TAG, TASK_STATUSES, TASK_FINAL_STATUSES, PLAN_STEP_STATUSES, type TaskStatus } from "./task-names.ts";
+export { TASK_SCHEMA, TASK_TAG, TASK_STATUSES, TASK_FINAL_STATUSES, PLAN_STEP_STATUSES, taskTitle, type TaskStatus, type TaskTitleFacts } from "./task-names.ts";
 
 export const TASK_LIMITS = {
   /** Characters of the goal, the subgoal and any free text (observation, message). */

@@ -1,5 +1,5 @@
 import { ApiResponseError, createOnce, sessionOf, type Breadcrumb, type CrumbsHttp } from "@crumbs/agent-sdk";
-import { EXPLORE_LIMITS, TASK_FINAL_STATUSES, TASK_SCHEMA, TASK_TAG, type Pcd } from "@crumbs/schemas";
+import { EXPLORE_LIMITS, TASK_FINAL_STATUSES, TASK_SCHEMA, TASK_TAG, taskTitle, type Pcd } from "@crumbs/schemas";
 import type { Agent, AgentDefContext } from "../agent-def.ts";
 import { isTaskCancelled, recordCancelled } from "../cancel.ts";
 import { tagValue } from "../context-selectors.ts";
@@ -74,7 +74,7 @@ export async function startControlledTask(deps: ThinkDeps, agent: Agent, trigger
     deps.http,
     {
       schema_name: TASK_SCHEMA,
-      title: `${def.agent_id}: ${goal.replace(/\s+/g, " ").slice(0, 80)}`,
+      title: taskTitle(def.agent_id, task),
       tags: [TASK_TAG, `session:${session}`, `agent:${def.agent_id}`, `extension:${extension}`],
       context: task,
     },
@@ -153,7 +153,8 @@ export async function continueControlledTask(deps: ThinkDeps, agent: Agent, acti
 /** Writes the task's new version; false when another replica wrote it first. */
 async function save(ctx: Ctx, b: Breadcrumb, task: ControlledTask): Promise<boolean> {
   try {
-    await ctx.deps.http.patch(b.id, { context: task }, { ifMatch: b.version });
+    // The title follows the task, so `crumbs replay` of its history lists its steps in order.
+    await ctx.deps.http.patch(b.id, { title: taskTitle(ctx.agent.def.agent_id, task), context: task }, { ifMatch: b.version });
     return true;
   } catch (err) {
     if (err instanceof ApiResponseError && err.code === "version_mismatch") return false;
