@@ -26,7 +26,13 @@ export function isMeasured(path) {
   const name = path.slice(path.lastIndexOf("/") + 1);
   if (/\.d\.[mc]?ts$/.test(name)) return false;
   if (/\.(test|spec|fixture)\.[^.]+$/.test(name)) return false;
-  if (path.split("/").slice(0, -1).some((dir) => dir === "fixtures" || dir.endsWith("-fixtures"))) return false;
+  if (
+    path
+      .split("/")
+      .slice(0, -1)
+      .some((dir) => dir === "fixtures" || dir.endsWith("-fixtures"))
+  )
+    return false;
   return !path.startsWith("extension/test/e2e/pages/");
 }
 
@@ -59,7 +65,9 @@ export function oversized(files, max = MAX_LINES, allowed = ALLOWED) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = join(dirname(fileURLToPath(import.meta.url)), "..");
   // Tracked files as they are in the work tree (a deleted one is skipped), so a split shows before it is committed.
-  const tracked = execFileSync("git", ["ls-files", "-z"], { cwd: root, encoding: "utf8" }).split("\0").filter(isMeasured);
+  const tracked = execFileSync("git", ["ls-files", "-z"], { cwd: root, encoding: "utf8" })
+    .split("\0")
+    .filter(isMeasured);
   const files = [];
   for (const path of tracked) {
     try {
@@ -70,7 +78,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
   const over = oversized(files);
   if (over.length) {
-    console.error(`${over.length} source file(s) over ${MAX_LINES} lines; split each into modules of one concept:\n${over.join("\n")}`);
+    console.error(
+      `${over.length} source file(s) over ${MAX_LINES} lines; split each into modules of one concept:\n${over.join("\n")}`,
+    );
     process.exit(1);
   }
   console.log(`file size: all ${files.length} source files are at most ${MAX_LINES} lines`);

@@ -5,7 +5,13 @@ const lines = (n: number) => "x;\n".repeat(n);
 
 describe("isMeasured", () => {
   it("measures source files of every kind the repository writes code in", () => {
-    for (const p of ["services/api/src/app.ts", "extension/src/panel/panel.tsx", "services/cli/bin/crumbs.js", "scripts/check-doc-paths.mjs", ".dependency-cruiser.cjs"]) {
+    for (const p of [
+      "services/api/src/app.ts",
+      "extension/src/panel/panel.tsx",
+      "services/cli/bin/crumbs.js",
+      "scripts/check-doc-paths.mjs",
+      ".dependency-cruiser.cjs",
+    ]) {
       expect(isMeasured(p), p).toBe(true);
     }
   });
@@ -39,7 +45,9 @@ describe("isGenerated", () => {
   });
 
   it("does not take a hand-written file for a generated one", () => {
-    expect(isGenerated("// The OpenAPI document is generated from the routes.\nexport const A = 1;\n")).toBe(false);
+    expect(isGenerated("// The OpenAPI document is generated from the routes.\nexport const A = 1;\n")).toBe(
+      false,
+    );
     expect(isGenerated(`${"// why\n".repeat(5)}// @generated further down does not count\n`)).toBe(false);
   });
 });
@@ -61,7 +69,10 @@ describe("oversized", () => {
       { path: "services/cli/test/long.test.ts", text: lines(900) },
       { path: "schemas/src/catalog.ts", text: `// @generated\n${lines(900)}` },
     ];
-    expect(oversized(files)).toEqual(["agents/runner/src/huge.ts: 800 lines", "services/api/src/big.ts: 301 lines"]);
+    expect(oversized(files)).toEqual([
+      "agents/runner/src/huge.ts: 800 lines",
+      "services/api/src/big.ts: 301 lines",
+    ]);
   });
 
   it("skips a file on the allow-list", () => {
