@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { TASK_SKILLS, taskContextSchema, type Pcd, type TaskSkill, type TaskStatus } from "@crumbs/schemas";
-import { advance, applyModelChoice, applyScout, startTask, type ControlledTask, type ControllerConfig, type Emit, type Next, type Outcome, type ScoutCandidate } from "./controller.ts";
+import { advance, applyModelChoice, applyScout, startTask, type ControlledTask, type ControllerConfig, type Emit, type Next, type Outcome, type ScoutCandidate } from "./index.ts";
 import { fakeBrowser, fakeSitePages, type FakeBrowser } from "./fake-site.ts";
 import { monthOf, parseGoal, relevance } from "./goal.ts";
 import { judgePage } from "./predicates.ts";

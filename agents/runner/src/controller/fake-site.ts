@@ -1,5 +1,5 @@
 import type { Pcd, PcdAction } from "@crumbs/schemas";
-import type { Emit, Outcome } from "./controller.ts";
+import type { Emit, Outcome } from "./types.ts";
 
 // A small account site as the controller sees it, page by page (the pcd the extension would build),
 // and a browser that runs the controller's calls on it: for the controller's unit tests and the

@@ -1,5 +1,7 @@
 // The task controller's pure logic, for the bench and for agents of your own (`@crumbs/runner/controller`).
-export { advance, applyModelChoice, applyScout, cancelTask, startTask, type ControlledTask, type ControllerConfig, type Emit, type ModelChoice, type Next, type Outcome, type ScoutCandidate } from "./controller.ts";
+export { advance, cancelTask, startTask } from "./controller.ts";
+export { applyModelChoice, applyScout, type ModelChoice, type ScoutCandidate } from "./model-fallback.ts";
+export type { ControlledTask, ControllerConfig, Emit, Next, Outcome } from "./types.ts";
 export { parseGoal, relevance, monthOf, type Goal } from "./goal.ts";
 export { judgePage } from "./predicates.ts";
 export { SKILLS, type SkillPlan } from "./skills.ts";

@@ -2,7 +2,7 @@ import { TASK_SKILLS, type Pcd, type TaskContext, type TaskSkill } from "@crumbs
 import type { ChatMessage, ChatResult, ChatTool } from "../llm/chat-completion.ts";
 import { browserTools, parseToolCall } from "../llm/browser-tools.ts";
 import { z } from "zod";
-import { MAX_SCOUT_CANDIDATES, type ModelChoice, type ScoutCandidate } from "./controller.ts";
+import { MAX_SCOUT_CANDIDATES, type ModelChoice, type ScoutCandidate } from "./model-fallback.ts";
 import type { QueryAnswer } from "./skills.ts";
 
 // The model as the controller's fallback: asked only when no skill fits with confidence and

@@ -10,7 +10,10 @@ import { requestIdFor, writeOutputs } from "../outputs.ts";
 import { isSecretTarget, secretKnowledge } from "../secrets.ts";
 import { outputKey, type Task } from "../task.ts";
 import { fetchContexts, type ThinkDeps } from "../think.ts";
-import { advance, applyModelChoice, applyScout, cancelTask, pcdOf, startTask, type ControlledTask, type ControllerConfig, type Emit, type ModelChoice, type Next, type Outcome, type ScoutCandidate } from "./controller.ts";
+import { advance, cancelTask, startTask } from "./controller.ts";
+import { applyModelChoice, applyScout, type ModelChoice, type ScoutCandidate } from "./model-fallback.ts";
+import { pcdOf } from "./task-state.ts";
+import type { ControlledTask, ControllerConfig, Emit, Next, Outcome } from "./types.ts";
 import { choiceOf, controllerMessages, controllerTools, scoutCandidatesOf, scoutMessages } from "./model.ts";
 import type { QueryAnswer } from "./skills.ts";
 
