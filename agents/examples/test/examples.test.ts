@@ -2,6 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitForConsumerDrained } from "@crumbs/testkit";
 import { STREAM_NAME } from "@crumbs/schemas";
+import { createNatsTrust } from "@crumbs/api";
 import {
   chatMessage,
   listAll,
@@ -21,12 +22,14 @@ const started = waitForOutput;
 
 describe("example agents", () => {
   let s: TestStack;
+  const stacks: TestStack[] = [];
   const children: ChildProcess[] = [];
   beforeAll(async () => {
     s = await startStack();
   });
   afterAll(async () => {
     for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
+    for (const st of stacks) await st.close();
     await s?.close();
   });
 
@@ -60,6 +63,11 @@ describe("example agents", () => {
   });
 
   it("crumbs replay --publish feeds every page-context version, in order, to a custom agent", async () => {
+    // Locked NATS, as `crumbs start` ships it: the owner's replays land in its own REPLAY stream, which
+    // the echo agent's durable (`queue: "sdk-echo"`) reads; an open server has no stream for them.
+    const locked = await startStack({ trust: createNatsTrust() });
+    stacks.push(locked);
+    const s = locked;
     const base = pageContext("ext-replay");
     const page = await s.client.create({ ...base, tags: [...base.tags, "session:rp"] });
     let cur = page;
