@@ -172,7 +172,9 @@ describe("dashboard: breadcrumbs, history, live events, keys", () => {
     await relogin(key.token);
     const revoked = await fetch(`${h.stack.api.url}/v1/keys/${key.id}`, { method: "DELETE", headers: { authorization: `Bearer ${TOKEN}` } });
     expect(revoked.status).toBeLessThan(300);
-    await h.go("breadcrumbs");
+    // Not h.go(): it waits for the app's main element, which the login form replaces once the 401 is confirmed.
+    await h.page.goto(`${h.ui}#/breadcrumbs`);
+    await h.page.reload();
     await h.page.getByLabel("API token").waitFor();
     expect(await h.page.evaluate(() => sessionStorage.getItem("crumbs.token"))).toBeNull();
     await relogin();
