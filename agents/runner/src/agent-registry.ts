@@ -2,7 +2,7 @@ import type { Breadcrumb } from "@crumbs/agent-sdk";
 import type { NatsConnection } from "nats";
 import { parseAgentDef, type Agent } from "./agent-def.ts";
 import { AgentWorker, type WorkerOptions } from "./agent-worker.ts";
-import type { ThinkDeps } from "./think.ts";
+import type { StepDeps } from "./run-step.ts";
 
 /** The agents this runner hosts, keyed by their agent.def.v1 breadcrumb id. */
 export class AgentRegistry {
@@ -10,7 +10,7 @@ export class AgentRegistry {
 
   constructor(
     private readonly nc: NatsConnection,
-    private readonly deps: ThinkDeps,
+    private readonly deps: StepDeps,
     private readonly opts: WorkerOptions,
   ) {}
 

@@ -4,7 +4,7 @@ import type { NatsConnection } from "nats";
 import { consumerNameFor, type Agent } from "./agent-def.ts";
 import { handleTrigger } from "./handle-trigger.ts";
 import { routeModel } from "./llm/model-route.ts";
-import type { ThinkDeps } from "./think.ts";
+import type { StepDeps } from "./run-step.ts";
 
 export interface WorkerOptions {
   ackWaitMs: number;
@@ -28,7 +28,7 @@ export class AgentWorker {
 
   constructor(
     private readonly nc: NatsConnection,
-    private readonly deps: ThinkDeps,
+    private readonly deps: StepDeps,
     agent: Agent,
     private readonly opts: WorkerOptions,
   ) {

@@ -1,10 +1,10 @@
 import { ApiResponseError, type BreadcrumbEvent } from "@crumbs/agent-sdk";
 import type { Agent } from "./agent-def.ts";
-import { runStep, type ThinkDeps } from "./think.ts";
+import { runStep, type StepDeps } from "./run-step.ts";
 import { controllerConfigOf, startControlledTask } from "./controller/run-task.ts";
 
 /** An event matched an agent's subscription: start a task with it. */
-export async function handleTrigger(deps: ThinkDeps, agent: Agent, event: BreadcrumbEvent): Promise<void> {
+export async function handleTrigger(deps: StepDeps, agent: Agent, event: BreadcrumbEvent): Promise<void> {
   if (event.type === "breadcrumb.deleted") return;
   // An agent never answers its own outputs, or a broad selector would loop forever.
   if (event.tags.includes(`agent:${agent.def.agent_id}`)) return;

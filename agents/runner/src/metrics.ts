@@ -71,8 +71,8 @@ export class RunnerMetrics {
   }
 
   /**
-   * The model transport, timed: every request through it is a model call (think.ts sends nothing
-   * else through `ThinkDeps.fetch`). `providers` maps a base URL to its label.
+   * The model transport, timed: every request through it is a model call (run-step.ts sends nothing
+   * else through `StepDeps.fetch`). `providers` maps a base URL to its label.
    */
   timedModelFetch(fetchFn: typeof fetch, providers: { baseUrl: string | undefined; provider: string }[]): typeof fetch {
     const providerOf = (url: string) => providers.find((p) => p.baseUrl && url.startsWith(p.baseUrl))?.provider ?? "other";

@@ -15,10 +15,10 @@ import { OPENAI_BASE_URL, OPENROUTER_BASE_URL } from "./llm/model-route.ts";
 import { CountingHttp, RunnerMetrics } from "./metrics.ts";
 import { Registry, serveMetrics, StartupError, unreachableError, type MetricsServer } from "@crumbs/telemetry";
 import { connectRunnerNats } from "./nats-connect.ts";
-import { handleActionResult } from "./observe.ts";
+import { handleActionResult } from "./action-result.ts";
 import { handleCancel } from "./cancel.ts";
 import { TASK_CANCEL_SCHEMA } from "@crumbs/schemas";
-import type { ThinkDeps } from "./think.ts";
+import type { StepDeps } from "./run-step.ts";
 import { DEFAULT_MEMORY_TOKENS } from "./memory/fit.ts";
 
 export interface RunnerOptions extends RunnerConfig {
@@ -56,7 +56,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   const fetchFn = opts.fetch ?? globalThis.fetch;
   const metrics = new RunnerMetrics(opts.metricsRegistry ?? new Registry());
   const http = new CountingHttp({ url: opts.crumbsUrl, token: opts.token, fetch: fetchFn }, metrics);
-  const deps: ThinkDeps = {
+  const deps: StepDeps = {
     http,
     fetch: metrics.timedModelFetch(fetchFn, [
       { baseUrl: opts.openrouterBaseUrl ?? OPENROUTER_BASE_URL, provider: "openrouter" },

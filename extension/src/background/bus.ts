@@ -1,6 +1,6 @@
 import { execute } from "./commands/execute.ts";
 import { startTracker, type Tracker } from "./context/tracker.ts";
-import { ActionRunner } from "./tasks/runner.ts";
+import { ActionRunner } from "./tasks/action-runner.ts";
 import { startActionLoop } from "./nats/consumer.ts";
 import { sendChat } from "./tasks/chat.ts";
 import { currentConnection } from "./connection.ts";

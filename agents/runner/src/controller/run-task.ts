@@ -1,4 +1,5 @@
 import { ApiResponseError, createOnce, sessionOf, type Breadcrumb, type CrumbsHttp } from "@crumbs/agent-sdk";
+import { readIfPresent } from "../read-if-present.ts";
 import { EXPLORE_LIMITS, TASK_FINAL_STATUSES, TASK_SCHEMA, TASK_TAG, taskTitle, type Pcd } from "@crumbs/schemas";
 import type { Agent, AgentDefContext } from "../agent-def.ts";
 import { isTaskCancelled, recordCancelled } from "../cancel.ts";
@@ -9,7 +10,7 @@ import { routeModel } from "../llm/model-route.ts";
 import { requestIdFor, writeOutputs } from "../outputs.ts";
 import { isSecretTarget, secretKnowledge } from "../secrets.ts";
 import { outputKey, type Task } from "../task.ts";
-import { fetchContexts, type ThinkDeps } from "../think.ts";
+import { fetchContexts, type StepDeps } from "../run-step.ts";
 import { advance, cancelTask, startTask } from "./controller.ts";
 import { applyModelChoice, applyScout, type ModelChoice, type ScoutCandidate } from "./model-fallback.ts";
 import { pcdOf } from "./task-state.ts";
@@ -41,7 +42,7 @@ export function controllerConfigOf(def: AgentDefContext): ControllerConfig | und
 }
 
 interface Ctx {
-  deps: ThinkDeps;
+  deps: StepDeps;
   agent: Agent;
   config: ControllerConfig;
   root: { id: string; version: number };
@@ -49,10 +50,10 @@ interface Ctx {
   extension: string;
 }
 
-const now = (deps: ThinkDeps) => deps.now?.() ?? new Date();
+const now = (deps: StepDeps) => deps.now?.() ?? new Date();
 const taskIdOf = (agentId: string, root: { id: string; version: number }) => `${agentId}:${root.id}:${root.version}`;
 
-export async function startControlledTask(deps: ThinkDeps, agent: Agent, trigger: Breadcrumb, config: ControllerConfig): Promise<void> {
+export async function startControlledTask(deps: StepDeps, agent: Agent, trigger: Breadcrumb, config: ControllerConfig): Promise<void> {
   const def = agent.def;
   const session = sessionOf(trigger) ?? "default";
   const root = { id: trigger.id, version: trigger.version };
@@ -95,19 +96,11 @@ async function findTask(http: CrumbsHttp, taskId: string): Promise<Breadcrumb | 
   return page.items[0];
 }
 
-async function getOrNull(http: CrumbsHttp, id: string): Promise<Breadcrumb | undefined> {
-  try {
-    return await http.get(id);
-  } catch (err) {
-    if (err instanceof ApiResponseError && (err.status === 404 || err.status === 403)) return undefined;
-    throw err;
-  }
-}
 
 /** A browser result for an action of a controlled task. */
-export async function continueControlledTask(deps: ThinkDeps, agent: Agent, action: Breadcrumb, result: Breadcrumb, ref: Task): Promise<void> {
+export async function continueControlledTask(deps: StepDeps, agent: Agent, action: Breadcrumb, result: Breadcrumb, ref: Task): Promise<void> {
   const config = controllerConfigOf(agent.def) ?? { skills: new Set(), beam: EXPLORE_LIMITS.beam.default, depth: EXPLORE_LIMITS.depth.default, maxModelCalls: agent.def.max_model_calls ?? DEFAULT_MAX_MODEL_CALLS, maxCalls: MAX_CONTROLLED_CALLS };
-  const b = await getOrNull(deps.http, ref.task_id!);
+  const b = await readIfPresent(deps.http, ref.task_id!);
   if (!b || b.schema_name !== TASK_SCHEMA) return;
   const task = structuredClone(b.context) as ControlledTask;
   if (TASK_FINAL_STATUSES.has(task.status) || !task.controller) return;

@@ -11,7 +11,7 @@ import { SECRET_REFUSAL, isSecretTarget, secretKnowledge, withheld } from "./sec
 import { buildMessages, type ToolStep, type ViewedBreadcrumb } from "./prompt.ts";
 import { readHistory } from "./memory/read-history.ts";
 
-export interface ThinkDeps {
+export interface StepDeps {
   http: CrumbsHttp;
   fetch: typeof fetch;
   endpoints: ModelEndpoints;
@@ -39,7 +39,7 @@ export interface StepInput {
  * it decided as breadcrumbs. Model failures become the agent's answer; only
  * API failures throw, so the trigger is redelivered and retried.
  */
-export async function runStep(deps: ThinkDeps, input: StepInput): Promise<void> {
+export async function runStep(deps: StepDeps, input: StepInput): Promise<void> {
   const { agent, trigger, step } = input;
   const def = agent.def;
   const contexts = await fetchContexts(deps.http, def.context_selectors ?? [], trigger);

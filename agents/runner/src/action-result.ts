@@ -1,10 +1,11 @@
-import { ApiResponseError, type Breadcrumb, type BreadcrumbEvent, type CrumbsHttp } from "@crumbs/agent-sdk";
+import { type Breadcrumb, type BreadcrumbEvent, type CrumbsHttp } from "@crumbs/agent-sdk";
+import { readIfPresent } from "./read-if-present.ts";
 import type { Agent } from "./agent-def.ts";
 import type { ToolStep } from "./prompt.ts";
 import { actionResultRefSchema, resultText, taskSchema, type Task } from "./task.ts";
 import { isTaskCancelled, recordCancelled } from "./cancel.ts";
 import { tagValue } from "./context-selectors.ts";
-import { runStep, type ThinkDeps } from "./think.ts";
+import { runStep, type StepDeps } from "./run-step.ts";
 import { toolNameFor, type BrowserAction } from "./llm/browser-tools.ts";
 import { continueControlledTask } from "./controller/run-task.ts";
 
@@ -16,14 +17,14 @@ export type FindAgent = (owner: string, agentId: string) => Agent | undefined;
  * next step. Results of actions no agent here wrote are ignored.
  */
 export async function handleActionResult(
-  deps: ThinkDeps,
+  deps: StepDeps,
   findAgent: FindAgent,
   event: BreadcrumbEvent,
 ): Promise<void> {
   if (event.type !== "breadcrumb.created") return;
   const result = actionResultRefSchema.safeParse(event.breadcrumb.context);
   if (!result.success || !result.data.action_id) return;
-  const action = await getOrNull(deps.http, result.data.action_id);
+  const action = await readIfPresent(deps.http, result.data.action_id);
   if (!action || action.schema_name !== "browser.action.v1") return;
   const parsedTask = taskSchema.safeParse(action.context.task);
   if (!parsedTask.success) return;
@@ -47,7 +48,7 @@ export async function handleActionResult(
   const current = actions.filter((a) => taskOf(a).step === latestStep);
   if (current.some((a) => !results.has(requestIdOf(a)))) return; // wait for the other results of this step
 
-  const trigger = await getOrNull(deps.http, task.root.id);
+  const trigger = await readIfPresent(deps.http, task.root.id);
   if (!trigger) return;
   const steps: ToolStep[] = [];
   for (let s = 1; s <= latestStep; s++) {
@@ -77,14 +78,6 @@ function requestIdOf(action: Breadcrumb): string {
   return String(action.context.request_id);
 }
 
-async function getOrNull(http: CrumbsHttp, id: string): Promise<Breadcrumb | undefined> {
-  try {
-    return await http.get(id);
-  } catch (err) {
-    if (err instanceof ApiResponseError && (err.status === 404 || err.status === 403)) return undefined;
-    throw err;
-  }
-}
 
 async function actionsOfTask(http: CrumbsHttp, task: Task): Promise<Breadcrumb[]> {
   const out: Breadcrumb[] = [];
