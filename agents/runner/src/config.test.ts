@@ -18,7 +18,7 @@ describe("loadRunnerConfig", () => {
   });
   it("names the variable that is wrong", () => {
     expect(() => loadRunnerConfig({ CRUMBS_TOKEN: "t", NATS_URL: "http://x" })).toThrow(/NATS_URL/);
-    for (const bad of ["zero", "0", "-3", "2.5"]) {
+    for (const bad of ["zero", "0", "-3", "2.5", "800"]) {
       let thrown: unknown;
       try {
         loadRunnerConfig({ CRUMBS_TOKEN: "t", RUNNER_MAX_STEPS: bad });
@@ -30,6 +30,12 @@ describe("loadRunnerConfig", () => {
       expect((thrown as ConfigError).message).toMatch(/RUNNER_MAX_STEPS/);
     }
     expect(loadRunnerConfig({ CRUMBS_TOKEN: "t", RUNNER_MAX_STEPS: "3" }).maxSteps).toBe(3);
+  });
+  it("bounds the runner's numbers from above, and takes NATS_URL by the same rule as the API", () => {
+    expect(() => loadRunnerConfig({ CRUMBS_TOKEN: "t", RUNNER_MODEL_TIMEOUT_MS: "6000000" })).toThrow(/RUNNER_MODEL_TIMEOUT_MS/);
+    expect(() => loadRunnerConfig({ CRUMBS_TOKEN: "t", RUNNER_ACK_WAIT_MS: "6000000" })).toThrow(/RUNNER_ACK_WAIT_MS/);
+    expect(loadRunnerConfig({ CRUMBS_TOKEN: "t", NATS_URL: "nats://a:4222, nats://b:4222" }).natsUrl).toBe("nats://a:4222, nats://b:4222");
+    expect(() => loadRunnerConfig({ CRUMBS_TOKEN: "t", NATS_URL: "nats://a:4222,http://b" })).toThrow(/"http:\/\/b" is not a NATS URL/);
   });
   it("treats empty values as unset", () => {
     expect(loadRunnerConfig({ CRUMBS_TOKEN: "" }).token).toBeUndefined();

@@ -1,10 +1,12 @@
 import { accessSync, constants } from "node:fs";
 import { z } from "zod";
+import { natsUrlProblem } from "@crumbs/schemas";
 import { ConfigError, LOG_FORMATS, LOG_LEVELS } from "@crumbs/telemetry";
 import { DEFAULT_MEMORY_TOKENS } from "./memory/fit.ts";
 
 const optionalUrl = z.url().optional();
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+/** A whole number from 1 to `max`: a typo such as an extra zero is refused, not obeyed for hours. */
+const positiveInt = (fallback: number, max: number) => z.coerce.number().int().positive().max(max).default(fallback);
 
 const readable = (path: string) => {
   try {
@@ -21,7 +23,10 @@ const envSchema = z.object({
   CRUMBS_TOKEN: z.string().min(1).optional(),
   NATS_URL: z
     .string()
-    .regex(/^(nats|tls|wss?):\/\//, "a NATS URL such as nats://127.0.0.1:4222")
+    .superRefine((url, ctx) => {
+      const problem = natsUrlProblem(url);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
     .default("nats://127.0.0.1:4222"),
   // A path, read at connect time: a locked NATS (docker compose) refuses the runner without it.
   NATS_CREDS: z
@@ -38,9 +43,9 @@ const envSchema = z.object({
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENROUTER_API_KEY: z.string().min(1).optional(),
   OPENROUTER_BASE_URL: optionalUrl,
-  RUNNER_MODEL_TIMEOUT_MS: positiveInt(60_000),
-  RUNNER_MAX_STEPS: positiveInt(8),
-  RUNNER_ACK_WAIT_MS: positiveInt(10_000),
+  RUNNER_MODEL_TIMEOUT_MS: positiveInt(60_000, 600_000),
+  RUNNER_MAX_STEPS: positiveInt(8, 100),
+  RUNNER_ACK_WAIT_MS: positiveInt(10_000, 600_000),
   // 0 turns session memory off.
   RUNNER_MEMORY_TOKENS: z.coerce.number().int().min(0).max(200_000).default(DEFAULT_MEMORY_TOKENS),
   RUNNER_HEALTH_FILE: z.string().min(1).optional(),

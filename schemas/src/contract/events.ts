@@ -20,6 +20,20 @@ export function natsServers(url: string): string[] {
     .filter((s) => s.length > 0);
 }
 
+/** One server of NATS_URL: a nats://, tls://, ws:// or wss:// URL without spaces. */
+const NATS_SERVER_URL = /^(nats|tls|wss?):\/\/\S+$/;
+
+/**
+ * What is wrong with a NATS_URL, or undefined when every server in it is a NATS URL. The API, the
+ * runner and the CLI check it with this one rule, so a value one accepts the others accept too.
+ */
+export function natsUrlProblem(url: string): string | undefined {
+  const servers = natsServers(url);
+  if (servers.length === 0) return "a NATS URL such as nats://127.0.0.1:4222 (several: comma-separated)";
+  const bad = servers.find((s) => !NATS_SERVER_URL.test(s));
+  return bad === undefined ? undefined : `"${bad}" is not a NATS URL such as nats://127.0.0.1:4222`;
+}
+
 export const EVENT_TYPES = ["breadcrumb.created", "breadcrumb.updated", "breadcrumb.deleted"] as const;
 export const eventTypeSchema = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof eventTypeSchema>;

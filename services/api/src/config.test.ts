@@ -22,6 +22,9 @@ describe("loadApiConfig", () => {
     expect(() => loadApiConfig({ PORT: "eighty" })).toThrow(/^PORT:/);
     expect(() => loadApiConfig({ DATABASE_URL: "mysql://x" })).toThrow(/^DATABASE_URL:/);
     expect(() => loadApiConfig({ NATS_URL: "localhost" })).toThrow(/^NATS_URL:/);
+    // A cluster's servers, comma-separated: each one is checked, as the runner checks them.
+    expect(loadApiConfig({ NATS_URL: "nats://a:4222,nats://b:4222" }).natsUrl).toBe("nats://a:4222,nats://b:4222");
+    expect(() => loadApiConfig({ NATS_URL: "nats://a:4222,b:4222" })).toThrow(/"b:4222" is not a NATS URL/);
   });
 
   it("reports every wrong variable at once, one line each", () => {

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { natsUrlProblem } from "@crumbs/schemas";
 import { LOG_FORMATS, LOG_LEVELS } from "@crumbs/telemetry";
 import { ConfigError } from "./errors.ts";
 import { authConfigFrom, authEnvShape, type AuthConfig } from "./http/auth-config.ts";
@@ -24,7 +25,10 @@ const envSchema = z.object({
   CRUMBS_PGLITE_DIR: z.string().min(1).default(".crumbs/pg"),
   NATS_URL: z
     .string()
-    .regex(/^(nats|tls|ws|wss):\/\/[^\s]+$/, "must be a nats:// URL, e.g. nats://127.0.0.1:4222")
+    .superRefine((url, ctx) => {
+      const problem = natsUrlProblem(url);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
     .default("nats://127.0.0.1:4222"),
   PORT: z.coerce.number().int().min(0).max(65535).default(8081),
   HOST: z.string().min(1).default("0.0.0.0"),
