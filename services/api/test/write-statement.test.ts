@@ -11,7 +11,7 @@ import { createBreadcrumb } from "../src/store/create.ts";
 import { patchBreadcrumb } from "../src/store/patch.ts";
 import { deleteBreadcrumb } from "../src/store/delete.ts";
 import { getBreadcrumb } from "../src/store/read.ts";
-import type { CommittedEvent } from "../src/outbox/batch.ts";
+import type { CommittedEvent } from "../src/store/committed-event.ts";
 import type { StoreDeps } from "../src/store/store-deps.ts";
 import type { WriteResult } from "../src/store/write.ts";
 import { JsonText } from "../src/store/write-statement.ts";

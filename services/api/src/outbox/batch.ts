@@ -13,22 +13,6 @@ export interface OutboxRow {
   handed?: boolean;
 }
 
-/**
- * An outbox row as the write that committed it returned it, handed to the relay in memory
- * (OutboxRelay.offer), with the owner's previous seq, which tells the relay whether it may
- * publish the event without reading the outbox (relay.ts).
- */
-export interface CommittedEvent {
-  seq: string;
-  subject: string;
-  msg_id: string;
-  payload: string;
-  /** The owner's seq before this one (owner_heads), null on the owner's first write. */
-  prev_seq: string | null;
-  /** Date.now() when the commit returned. */
-  committedAt: number;
-}
-
 export interface Outgoing {
   row: OutboxRow;
   owner: string;

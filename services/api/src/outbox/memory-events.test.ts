@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CommittedEvent } from "./batch.ts";
+import type { CommittedEvent } from "../store/committed-event.ts";
 import { MemoryEvents } from "./memory-events.ts";
 
 const event = (owner: string, seq: number, prev: number | null, committedAt = 1_000): CommittedEvent => ({

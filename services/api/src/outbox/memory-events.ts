@@ -1,5 +1,6 @@
 import { parseSubject } from "@crumbs/schemas";
-import type { CommittedEvent, OutboxRow } from "./batch.ts";
+import type { CommittedEvent } from "../store/committed-event.ts";
+import type { OutboxRow } from "./batch.ts";
 
 /** Past this many queued events the relay has fallen behind: they are dropped, the outbox has them. */
 const MAX_QUEUED = 2_000;

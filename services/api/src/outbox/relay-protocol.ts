@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { CommittedEvent } from "./batch.ts";
+import type { CommittedEvent } from "../store/committed-event.ts";
 
 /** What the relay thread is started with (workerData): plain data, so it crosses the thread boundary. */
 export const relayWorkerDataSchema = z.object({

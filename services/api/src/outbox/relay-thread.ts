@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import type { CommittedEvent } from "./batch.ts";
+import type { CommittedEvent } from "../store/committed-event.ts";
 import { commitNeedsKick, KICK, type FromRelayThread, type RelayWorkerData, type ToRelayThread } from "./relay-protocol.ts";
 
 /** What the API holds of its relay, in a thread or in process. */

@@ -1,7 +1,8 @@
 import { setImmediate } from "node:timers/promises";
 import type { NatsLink } from "../nats/connect.ts";
 import { JetStreamPublisher } from "../nats/publisher.ts";
-import { splitBatch, type CommittedEvent, type Outgoing, type ToPark } from "./batch.ts";
+import type { CommittedEvent } from "../store/committed-event.ts";
+import { splitBatch, type Outgoing, type ToPark } from "./batch.ts";
 import { MemoryEvents } from "./memory-events.ts";
 import { PipelinedRun } from "./pipelined-run.ts";
 import { isPermanentPublishError } from "./prepare.ts";

@@ -1,41 +1,39 @@
-import { asc, inArray, lte, sql } from "drizzle-orm";
+import { asc, lte, sql } from "drizzle-orm";
 import { breadcrumbs } from "../db/schema.ts";
-import { breadcrumbFromRow, iso } from "./breadcrumb-json.ts";
-import { recordChange } from "./record-change.ts";
+import { iso } from "./breadcrumb-json.ts";
 import type { StoreDeps } from "./store-deps.ts";
+import { executeWrite } from "./write-statement.ts";
 
 /**
- * Deletes up to `limit` breadcrumbs whose `expires_at` has passed, each with a
- * `deleted` event (history + outbox) carrying its last version, exactly as a
- * DELETE would. Readers already treat them as gone; this makes it official so
- * subscribers hear about it and the key is free again.
- * Returns how many expired. `FOR UPDATE SKIP LOCKED` lets replicas sweep at once.
+ * Deletes up to `limit` breadcrumbs whose `expires_at` has passed, each with a `deleted` event
+ * carrying its last version, through the same one-statement write as `DELETE /v1/breadcrumbs/:id`
+ * (history, outbox, counts and the owner's order in one statement). Readers already treat them as
+ * gone; this makes it official so subscribers hear about it and the key is free again.
+ *
+ * Each delete is its own statement and asks again that the row is still due: two replicas sweeping
+ * at once may pick the same row, and only one of their deletes matches it, so no breadcrumb gets
+ * two `deleted` events; one statement takes one owner's lock, so sweepers never deadlock.
+ * Returns how many expired.
  */
 export async function expireDue(deps: StoreDeps, limit: number): Promise<number> {
-  const owners = new Set<string>();
-  const n = await deps.database.db.transaction(async (tx) => {
-    const due = tx
-      .select({ id: breadcrumbs.id })
-      .from(breadcrumbs)
-      .where(lte(breadcrumbs.expires_at, sql`now()`))
-      .orderBy(asc(breadcrumbs.expires_at))
-      .limit(limit)
-      .for("update", { skipLocked: true });
-    const rows = await tx.delete(breadcrumbs).where(inArray(breadcrumbs.id, due)).returning();
-    // Owner by owner (each owner's commit lock is taken once, in one order: two sweepers never
-    // deadlock), each owner's rows in expiry order.
-    rows.sort(
-      (a, b) =>
-        (a.owner < b.owner ? -1 : a.owner > b.owner ? 1 : 0) ||
-        (a.expires_at?.getTime() ?? 0) - (b.expires_at?.getTime() ?? 0),
-    );
-    const at = iso(deps.now());
-    for (const row of rows) {
-      await recordChange(tx, "deleted", breadcrumbFromRow(row), at);
-      owners.add(row.owner);
-    }
-    return rows.length;
-  });
-  for (const owner of owners) deps.onCommitted?.(owner);
+  const { db } = deps.database;
+  const due = await db
+    .select({ id: breadcrumbs.id, owner: breadcrumbs.owner })
+    .from(breadcrumbs)
+    .where(lte(breadcrumbs.expires_at, sql`now()`))
+    .orderBy(asc(breadcrumbs.expires_at))
+    .limit(limit);
+  let n = 0;
+  for (const { id, owner } of due) {
+    const written = await executeWrite(db, {
+      owner,
+      type: "deleted",
+      at: iso(deps.now()),
+      mutation: sql`DELETE FROM breadcrumbs WHERE id = ${id}::uuid AND owner = ${owner} AND expires_at <= now()`,
+    });
+    if (!written) continue;
+    n++;
+    deps.onCommitted?.(owner, written.event);
+  }
   return n;
 }

@@ -5,8 +5,8 @@ import { rowsOf, type Executor } from "../db/database.ts";
  * Counts per schema (GET /v1/stats/schemas) kept with the write instead of counted at read time:
  * a grouped count over an owner's 100,000 rows took 353 ms, and grows with the owner's rows.
  *
- * `countCte` is one more CTE of the write's one statement (store/write-statement.ts) and of the
- * sweeper's change record (store/record-change.ts): +1 on `created`, -1 on `deleted`, nothing on
+ * `countCte` is one more CTE of the write's one statement (store/write-statement.ts, which expiry
+ * uses too): +1 on `created`, -1 on `deleted`, nothing on
  * `updated` (a PATCH never changes the schema). `after` must name the CTE that holds the owner's
  * head row lock (`s`), so the counts row is locked after it, in the one order every writer of the
  * owner uses: two writes never wait on each other in opposite orders.

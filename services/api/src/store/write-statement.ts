@@ -2,11 +2,11 @@ import { sql, type BuildQueryConfig, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { subjectFor } from "@crumbs/schemas";
 import { rowsOf, type Executor } from "../db/database.ts";
-import type { CommittedEvent } from "../outbox/batch.ts";
+import type { CommittedEvent } from "./committed-event.ts";
 import type { IdempotencyInput } from "./idempotency.ts";
 import { ownerHeadCtes } from "./owner-order.ts";
 import { countCte } from "./schema-counts.ts";
-import type { ChangeType } from "./record-change.ts";
+import type { EventTypeShort } from "@crumbs/schemas";
 
 /** A jsonb parameter; null and undefined become SQL NULL (never the JSON value null). */
 export const jsonbOrNull = (value: unknown): SQL =>
@@ -52,7 +52,8 @@ export class JsonText {
 
 export interface WriteStatement {
   owner: string;
-  type: ChangeType;
+  /** The kind of change the statement records (the contract's short event type). */
+  type: EventTypeShort;
   /** `INSERT/UPDATE/DELETE ... breadcrumbs ...` matching at most one row, without RETURNING. */
   mutation: SQL;
   /** The event's `at` (ISO string). */

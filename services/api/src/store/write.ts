@@ -1,6 +1,6 @@
 import { CrumbsError } from "../errors.ts";
 import { findIdempotent, type IdempotencyInput, type StoredResponse } from "./idempotency.ts";
-import type { CommittedEvent } from "../outbox/batch.ts";
+import type { CommittedEvent } from "./committed-event.ts";
 import type { StoreDeps } from "./store-deps.ts";
 import { isUniqueViolation } from "./write-statement.ts";
 
