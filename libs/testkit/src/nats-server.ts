@@ -113,11 +113,16 @@ export class NatsServer {
       if (!this.running) throw new Error(`nats-server exited: ${stderr()}`);
       const files = await readdir(dir).catch(() => [] as string[]);
       const file = files.find((f) => f.endsWith(`_${pid}.ports`));
-      if (file) {
-        const raw = JSON.parse(await readFile(join(dir, file), "utf8")) as {
-          nats?: string[];
-          websocket?: string[];
-        };
+      // nats-server creates the file and then writes it: one read can see it empty or cut short
+      // (CI read "Unexpected end of JSON input" once). Such a file is not there yet; read it again.
+      const text = file ? await readFile(join(dir, file), "utf8").catch(() => "") : "";
+      let raw: { nats?: string[]; websocket?: string[] } | undefined;
+      try {
+        raw = text ? (JSON.parse(text) as typeof raw) : undefined;
+      } catch {
+        raw = undefined;
+      }
+      if (raw) {
         const portOf = (u?: string) => (u ? Number(new URL(u).port) : -1);
         if (raw.nats?.length && (!this.opts.websocket || raw.websocket?.length)) {
           return { nats: portOf(raw.nats[0]), websocket: portOf(raw.websocket?.[0]) };
