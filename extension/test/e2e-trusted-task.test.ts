@@ -5,7 +5,7 @@ import { refInPrompt, resultsFor, type ResultContext } from "./e2e/actions.ts";
 import { agentAnswer, chat, ofSession, openForAgent, startControlled } from "./e2e/control.ts";
 import type { E2E } from "./e2e/stack.ts";
 
-// A whole agent task on a page whose controls answer only trusted events (e2e/pages/trusted.html), with the fake
+// A whole agent task on a page whose controls answer only trusted events (fixtures/actions-trusted.html, served as gen/trusted.html), with the fake
 // model: without trusted input the agent's fill comes back failed with the reason and the hint, and nothing is
 // saved; once the user lists the site in the options page, the same task fills and saves.
 
@@ -14,7 +14,7 @@ let panel: Page;
 let page: Page;
 beforeAll(async () => {
   ({ e, panel } = await startControlled());
-  page = await openForAgent(e, "trusted.html", "Save");
+  page = await openForAgent(e, "gen/trusted.html", "Save");
 });
 afterAll(async () => {
   await e?.close();

@@ -71,6 +71,10 @@ export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
         if (name === "app.js" || name === "store.js") {
           return { body: await bundleClient(join(here, name.replace(/\.js$/, ".client.js"))), type: "text/javascript; charset=utf-8" };
         }
+        // The page whose controls answer only trusted events: the actions tests' fixture, served here too.
+        if (name === "trusted.html") {
+          return { body: await readFile(join(here, "..", "fixtures", "actions-trusted.html"), "utf8"), type: "text/html; charset=utf-8" };
+        }
         // A page of this origin framing a page of the other origin (another site).
         if (name === "cross-frame.html") {
           const body = `<!doctype html><title>Framed</title><h1>Framed</h1><button type="button" onclick="window.here=(window.here||0)+1">Here</button><iframe src="{{OTHER_ORIGIN}}/page2.html" width="500" height="300"></iframe>`;
