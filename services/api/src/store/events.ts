@@ -1,13 +1,13 @@
-import { and, eq, gt, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { breadcrumbEventJson, type Breadcrumb, type EventTypeShort } from "@crumbs/schemas";
 import type { Executor } from "../db/database.ts";
-import { HISTORY_ORDER, orderByKeys } from "../db/read-order.ts";
 import { breadcrumbHistory } from "../db/schema.ts";
 import { needsPostFilter, selectorPrefilter, type SelectorFilter } from "./selector-sql.ts";
 import { RowPacer } from "./work.ts";
 import { alignTo } from "./paging/align.ts";
 import { DEFAULT_PAGE_MAX_BYTES, PageBudget } from "./paging/page-budget.ts";
-import { jsonBytes, readSized } from "./paging/sized-read.ts";
+import { historyProbe } from "./paging/history-probe.ts";
+import { readSized } from "./paging/sized-read.ts";
 
 export interface EventQuery {
   after?: number;
@@ -96,15 +96,7 @@ export async function listEvents(db: Executor, owner: string, q: EventQuery): Pr
   const budget = new PageBudget({ rows: postFilter ? Math.max(q.limit, SCAN_BOUND) : q.limit, bytes: q.maxBytes ?? DEFAULT_PAGE_MAX_BYTES });
   let last = q.after;
   const { more } = await readSized<number, EventRow>(budget, q.after, {
-    probe: async (after, n) =>
-      (
-        await db
-          .select({ key: breadcrumbHistory.seq, bytes: jsonBytes(breadcrumbHistory.breadcrumb) })
-          .from(breadcrumbHistory)
-          .where(and(...where, ...(after !== undefined ? [gt(breadcrumbHistory.seq, after)] : [])))
-          .orderBy(...orderByKeys(breadcrumbHistory, HISTORY_ORDER))
-          .limit(n)
-      ).map((r) => ({ key: Number(r.key), bytes: Number(r.bytes) })),
+    probe: historyProbe(db, where),
     fetch: async (seqs) =>
       alignTo(
         seqs,

@@ -1,12 +1,12 @@
-import { and, eq, gt, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Executor } from "../db/database.ts";
-import { HISTORY_ORDER, orderByKeys } from "../db/read-order.ts";
 import { breadcrumbHistory, type HistoryRow } from "../db/schema.ts";
 import { NotFoundError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { alignTo } from "./paging/align.ts";
 import { DEFAULT_PAGE_MAX_BYTES, PageBudget } from "./paging/page-budget.ts";
-import { jsonBytes, readSized } from "./paging/sized-read.ts";
+import { historyProbe } from "./paging/history-probe.ts";
+import { readSized } from "./paging/sized-read.ts";
 
 export interface HistoryItem extends Record<string, unknown> {
   seq: number;
@@ -26,15 +26,7 @@ export async function listHistory(
   const items: HistoryItem[] = [];
   let last = after;
   const { more } = await readSized<number, Pick<HistoryRow, "seq" | "event" | "breadcrumb">>(budget, after, {
-    probe: async (from, n) =>
-      (
-        await db
-          .select({ key: breadcrumbHistory.seq, bytes: jsonBytes(breadcrumbHistory.breadcrumb) })
-          .from(breadcrumbHistory)
-          .where(and(...where, ...(from !== undefined ? [gt(breadcrumbHistory.seq, from)] : [])))
-          .orderBy(...orderByKeys(breadcrumbHistory, HISTORY_ORDER))
-          .limit(n)
-      ).map((r) => ({ key: Number(r.key), bytes: Number(r.bytes) })),
+    probe: historyProbe(db, where),
     fetch: async (seqs) =>
       alignTo(
         seqs,
