@@ -5,5 +5,4 @@ export { browserTools, parseToolCall, toolNameFor, actionForTool } from "./llm/b
 export { chatCompletion, ModelError, type ChatMessage, type ChatTool } from "./llm/chat-completion.ts";
 export { routeModel, type ModelEndpoints, type ModelRoute } from "./llm/model-route.ts";
 export { buildMessages } from "./prompt.ts";
-export { defaultRunnerLogger, pinoLogger, silentLogger, type Logger } from "./log.ts";
 export { RunnerMetrics } from "./metrics.ts";

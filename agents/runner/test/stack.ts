@@ -15,6 +15,7 @@ import {
   waitForConsumerDrained,
   type TestDatabase,
 } from "@crumbs/testkit";
+import { silentLogger } from "@crumbs/telemetry";
 
 export const TOKEN = "test-token-agents-0001";
 
@@ -49,7 +50,7 @@ export async function startStack(opts: { trust?: NatsTrust; maxPayload?: number 
     CRUMBS_RELAY_POLL_MS: "50",
     ...(trust ? { CRUMBS_NATS_ACCOUNT_SEED: trust.accountSeed } : {}),
   });
-  const api = await startApi({ config, log: () => {} });
+  const api = await startApi({ config, logger: silentLogger });
   const client = new CrumbsClient({
     url: api.url,
     token: TOKEN,

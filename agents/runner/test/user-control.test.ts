@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { silentLogger, type Runner } from "@crumbs/runner";
+import { type Runner } from "@crumbs/runner";
+import { silentLogger } from "@crumbs/telemetry";
 import { actionResult, chatMessage, installPageAssistant, listAll, pageContext, startStack, startStackRunner, waitForCount, type TestStack } from "./stack.ts";
 
 // The runner's side of the user staying in control: a value for a secret field is refused before
@@ -11,7 +12,7 @@ beforeAll(async () => {
   s = await startStack();
   runner = await startStackRunner(s, {
     modelTimeoutMs: 3_000,
-    log: silentLogger,
+    logger: silentLogger,
   });
   await installPageAssistant(s.client, runner);
 });

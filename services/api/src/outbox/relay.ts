@@ -1,3 +1,4 @@
+import type { Logger } from "@crumbs/telemetry";
 import { setImmediate } from "node:timers/promises";
 import type { NatsLink } from "../nats/connect.ts";
 import { JetStreamPublisher } from "../nats/publisher.ts";
@@ -32,7 +33,7 @@ export interface RelayOptions {
   onPublished?(delaysMs: readonly number[], fromMemory: number): void;
   /** Rows moved to the dead-letter table (outbox_parked). */
   onParked?(count: number): void;
-  log?(msg: string): void;
+  log?: Logger;
   /** Commits seen from another thread (relay-worker.ts): each batch resets it, an idle relay asks it before it sleeps. */
   commits?: CommitLatch;
 }
@@ -119,7 +120,7 @@ export class OutboxRelay {
       try {
         outcome = await this.drainBatch();
       } catch (err) {
-        this.opts.log?.(`outbox relay: ${String(err)}`);
+        this.opts.log?.warn({ err }, "outbox relay failed");
         outcome = "failed";
       }
       if (this.stopped) return;
@@ -175,7 +176,7 @@ export class OutboxRelay {
     if (failure !== undefined) this.memory.reset();
     if (failure === undefined) return { outcome: sent.full || sent.parked > 0 ? "more" : "idle", published, fromMemory, parked: sent.parked };
     if (!isPermanentPublishError(failure)) {
-      this.opts.log?.(`outbox relay: publish failed, will retry: ${String(failure)}`);
+      this.opts.log?.warn({ err: failure }, "outbox relay: publish failed, will retry");
       return { outcome: "failed", published, fromMemory, parked: sent.parked };
     }
     // The rows after it were refused only because it is missing: the next batch sends them.
@@ -252,7 +253,7 @@ export class OutboxRelay {
 
   private async park(batch: RelayBatch, parked: readonly ToPark[]): Promise<void> {
     await batch.park(parked);
-    for (const p of parked) this.opts.log?.(`outbox relay: parked seq ${p.row.seq} (${p.row.subject}): ${p.reason}`);
+    for (const p of parked) this.opts.log?.warn({ seq: p.row.seq, subject: p.row.subject, reason: p.reason }, "outbox relay: parked");
   }
 
   /** Resolves with the time of the ack (performance.now()). */
