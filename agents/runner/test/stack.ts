@@ -1,4 +1,5 @@
-import { loadApiConfig, lockedServerConfig, mintRunnerUser, startApi, type NatsTrust, type RunningApi } from "@crumbs/api";
+import { loadApiConfig, mintRunnerUser, startApi, type NatsTrust, type RunningApi } from "@crumbs/api";
+import { lockedServerConfig } from "@crumbs/api/testing";
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
