@@ -57,6 +57,7 @@ describe("relay thread restart", () => {
 
     await write("before");
     await waitFor(async () => (await stored()) === 1, { message: "the first event in the stream" });
+    await waitFor(async () => (await outboxBacklog(s.database.db)) === 0, { message: "its batch committed" });
     expect(await relayBackends()).toBe(1);
 
     const dead = relay.thread!;
@@ -67,14 +68,14 @@ describe("relay thread restart", () => {
     await waitFor(async () => (await relayBackends()) === 0, { message: "the dead thread's connection gone" });
 
     await write("while dead");
-    expect(await s.relay.backlog()).toBe(1);
+    expect(await outboxBacklog(s.database.db)).toBe(1);
     clock.advance(999);
     expect(relay.thread).toBeUndefined();
     clock.advance(1);
     expect(relay.thread).toBeDefined();
     expect(relay.thread).not.toBe(dead);
     await waitFor(async () => (await stored()) === 2, { message: "the event committed while no thread ran, published by the new one" });
-    expect(await outboxBacklog(s.database.db)).toBe(0);
+    await waitFor(async () => (await outboxBacklog(s.database.db)) === 0, { message: "its batch committed" });
     expect(await relayBackends()).toBe(1);
 
     await relay.stop();
