@@ -59,7 +59,7 @@ export async function startControlledTask(deps: StepDeps, agent: Agent, trigger:
   const root = { id: trigger.id, version: trigger.version };
   let extension = tagValue(trigger, "extension");
   if (!extension) {
-    const contexts = await fetchContexts(deps.http, def.context_selectors ?? [], trigger);
+    const contexts = await fetchContexts(deps, def.context_selectors ?? [], trigger);
     extension = contexts.map((c) => tagValue(c.raw, "extension")).find(Boolean);
   }
   const target = { agent, root, step: 1, session, extension };
