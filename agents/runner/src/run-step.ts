@@ -13,11 +13,14 @@ import { buildMessages, type ToolStep, type ViewedBreadcrumb } from "./prompt.ts
 import { readHistory } from "./memory/read-history.ts";
 import type { LlmViews } from "./llm/llm-views.ts";
 import { latestMatching } from "./latest-matching.ts";
+import type { SessionReads } from "./session-reads.ts";
 
 export interface StepDeps {
   http: CrumbsHttp;
   /** Llm views rendered here from the breadcrumbs in hand, with the owner's schema.def hints. */
   views: LlmViews;
+  /** Session reads of the memory and of cancels, batched across the triggers in flight. */
+  sessions: { history: SessionReads; cancels: SessionReads };
   fetch: typeof fetch;
   endpoints: ModelEndpoints;
   modelTimeoutMs: number;
@@ -115,7 +118,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<void> {
 
   // The user may have pressed Stop while the model was thinking: nothing of this answer is done.
   const task = { agentId: def.agent_id, root: input.root, session };
-  if (await isTaskCancelled(deps.http, task, trigger.created_at)) return void (await recordCancelled(deps.http, task, extension));
+  if (await isTaskCancelled(deps.sessions.cancels, task, trigger.created_at)) return void (await recordCancelled(deps.http, task, extension));
 
   const actions: PlannedAction[] = [];
   const problems: string[] = [];

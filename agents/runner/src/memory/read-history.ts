@@ -1,6 +1,7 @@
 import type { Breadcrumb, CrumbsHttp } from "@crumbs/agent-sdk";
 import { LlmViewError } from "@crumbs/schemas";
 import type { LlmViews } from "../llm/llm-views.ts";
+import { SessionReads } from "../session-reads.ts";
 import { fitHistory } from "./fit.ts";
 import { addResults, missingResults, planTurns, renderTurns, requestIdOf, type HistoryTurn, type Plan, type TurnPlan } from "./turns.ts";
 
@@ -28,14 +29,18 @@ export interface HistoryQuery {
   budget: number;
 }
 
-export async function readHistory({ http, views: llmViews }: { http: CrumbsHttp; views: LlmViews }, q: HistoryQuery): Promise<HistoryTurn[]> {
-  const page = await http.list({
-    selector: { schema_name: HISTORY_SCHEMAS, all_tags: [`session:${q.session}`] },
-    limit: MEMORY_READ_LIMIT,
-  });
+/** A session's page of history, read together with other sessions' pages. */
+export const sessionHistory = (http: CrumbsHttp) =>
+  new SessionReads(http, { schemaNames: HISTORY_SCHEMAS, perSession: MEMORY_READ_LIMIT, maxSessions: 16 });
+
+export async function readHistory(
+  { http, views: llmViews, sessions }: { http: CrumbsHttp; views: LlmViews; sessions: { history: SessionReads } },
+  q: HistoryQuery,
+): Promise<HistoryTurn[]> {
+  const items = await sessions.history.read(q.session);
   // History is what was written before the task began: before this version of the trigger.
   const began = q.trigger.version === q.root.version ? q.trigger.updated_at : q.trigger.created_at;
-  const plan = planTurns(page.items, {
+  const plan = planTurns(items, {
     agentId: q.agentId,
     root: q.root,
     cutoff: Date.parse(began),
