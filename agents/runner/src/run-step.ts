@@ -20,7 +20,7 @@ export interface StepDeps {
   /** Llm views rendered here from the breadcrumbs in hand, with the owner's schema.def hints. */
   views: LlmViews;
   /** Session reads of the memory and of cancels, batched across the triggers in flight. */
-  sessions: { history: SessionReads; cancels: SessionReads };
+  sessions: SessionReads;
   fetch: typeof fetch;
   endpoints: ModelEndpoints;
   modelTimeoutMs: number;
@@ -118,7 +118,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<void> {
 
   // The user may have pressed Stop while the model was thinking: nothing of this answer is done.
   const task = { agentId: def.agent_id, root: input.root, session };
-  if (await isTaskCancelled(deps.sessions.cancels, task, trigger.created_at)) return void (await recordCancelled(deps.http, task, extension));
+  if (await isTaskCancelled(deps.sessions, task, trigger.created_at)) return void (await recordCancelled(deps.http, task, extension));
 
   const actions: PlannedAction[] = [];
   const problems: string[] = [];

@@ -16,9 +16,9 @@ import { CountingHttp, RunnerMetrics } from "./metrics.ts";
 import { Registry, serveMetrics, StartupError, unreachableError, type MetricsServer } from "@crumbs/telemetry";
 import { connectRunnerNats } from "./nats-connect.ts";
 import { LlmViews } from "./llm/llm-views.ts";
-import { sessionHistory } from "./memory/read-history.ts";
+import { SessionReads } from "./session-reads.ts";
 import { handleActionResult } from "./action-result.ts";
-import { handleCancel, sessionCancels } from "./cancel.ts";
+import { handleCancel } from "./cancel.ts";
 import { TASK_CANCEL_SCHEMA } from "@crumbs/schemas";
 import type { StepDeps } from "./run-step.ts";
 import { DEFAULT_MEMORY_TOKENS } from "./memory/fit.ts";
@@ -61,7 +61,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   const deps: StepDeps = {
     http,
     views: new LlmViews(http),
-    sessions: { history: sessionHistory(http), cancels: sessionCancels(http) },
+    sessions: new SessionReads(http),
     fetch: metrics.timedModelFetch(fetchFn, [
       { baseUrl: opts.openrouterBaseUrl ?? OPENROUTER_BASE_URL, provider: "openrouter" },
       { baseUrl: opts.openaiBaseUrl ?? OPENAI_BASE_URL, provider: "openai" },

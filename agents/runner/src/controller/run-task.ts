@@ -114,7 +114,7 @@ export async function continueControlledTask(deps: StepDeps, agent: Agent, actio
   }
   const code = typeof result.context.code === "string" ? result.context.code : undefined;
   const taskRef = { agentId: agent.def.agent_id, root: ref.root, session: ref.session_id };
-  if (code === "cancelled" || (await isTaskCancelled(deps.sessions.cancels, taskRef, action.created_at))) {
+  if (code === "cancelled" || (await isTaskCancelled(deps.sessions, taskRef, action.created_at))) {
     cancelTask(task, now(deps));
     if (await save(ctx, b, task)) await recordCancelled(deps.http, taskRef, extension || undefined);
     return;

@@ -1,7 +1,7 @@
 import type { Breadcrumb, CrumbsHttp } from "@crumbs/agent-sdk";
 import { LlmViewError } from "@crumbs/schemas";
 import type { LlmViews } from "../llm/llm-views.ts";
-import { SessionReads } from "../session-reads.ts";
+import type { ReadKind, SessionReads } from "../session-reads.ts";
 import { fitHistory } from "./fit.ts";
 import { addResults, missingResults, planTurns, renderTurns, requestIdOf, type HistoryTurn, type Plan, type TurnPlan } from "./turns.ts";
 
@@ -29,15 +29,14 @@ export interface HistoryQuery {
   budget: number;
 }
 
-/** A session's page of history, read together with other sessions' pages. */
-export const sessionHistory = (http: CrumbsHttp) =>
-  new SessionReads(http, { schemaNames: HISTORY_SCHEMAS, perSession: MEMORY_READ_LIMIT, maxSessions: 16 });
+/** A session's page of history, read together with other reads of sessions. */
+const HISTORY_PAGE: ReadKind = { schemaNames: HISTORY_SCHEMAS, perSession: MEMORY_READ_LIMIT };
 
 export async function readHistory(
-  { http, views: llmViews, sessions }: { http: CrumbsHttp; views: LlmViews; sessions: { history: SessionReads } },
+  { http, views: llmViews, sessions }: { http: CrumbsHttp; views: LlmViews; sessions: SessionReads },
   q: HistoryQuery,
 ): Promise<HistoryTurn[]> {
-  const items = await sessions.history.read(q.session);
+  const items = await sessions.read(HISTORY_PAGE, q.session);
   // History is what was written before the task began: before this version of the trigger.
   const began = q.trigger.version === q.root.version ? q.trigger.updated_at : q.trigger.created_at;
   const plan = planTurns(items, {
