@@ -1,3 +1,5 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { connect } from "nats";
 import { compileSelector, STREAM_NAME, type SelectorTarget } from "@crumbs/schemas";
 import { silentLogger, startRunner } from "@crumbs/runner";
@@ -10,6 +12,12 @@ import type { BenchStack } from "./stack.ts";
 // each agent's selector decides; the events used for routing match none of them.
 
 const WRITERS = 8;
+
+/** A full garbage collection, so the memory rows compare live objects rather than the collector's timing. */
+function collectGarbage(): void {
+  setFlagsFromString("--expose-gc");
+  (runInNewContext("gc") as () => void)();
+}
 
 export const manyAgentDef = (i: number) => ({
   schema_name: "agent.def.v1",
@@ -58,6 +66,7 @@ export async function measureManyDefinitions(
   log(`${definitions} agent definitions`);
   await inParallel(definitions, (i) => stack.http.json("POST", "/v1/breadcrumbs", 201, { body: manyAgentDef(i) }));
 
+  collectGarbage();
   const before = process.memoryUsage();
   const t0 = performance.now();
   const r = await startRunner({ crumbsUrl: stack.api.url, token: opts.token, natsUrl: stack.nats.url, openaiBaseUrl: opts.openaiBaseUrl, openaiApiKey: "bench", log: silentLogger });
@@ -66,6 +75,7 @@ export async function measureManyDefinitions(
   try {
     const hosted = r.agents().filter((a) => a.def.agent_id.startsWith("many-"));
     if (hosted.length !== definitions) throw new Error(`the runner started with ${hosted.length} of ${definitions} agents`);
+    collectGarbage();
     const after = process.memoryUsage();
 
     log(`routing ${events} events past ${definitions} agents`);
