@@ -1,5 +1,5 @@
 import { eq, gte, lt, type SQL } from "drizzle-orm";
-import { breadcrumbEventJson, type Breadcrumb } from "@crumbs/schemas";
+import type { Breadcrumb } from "@crumbs/schemas";
 import type { Executor } from "../db/database.ts";
 import { breadcrumbHistory } from "../db/schema.ts";
 import { needsPostFilter, selectorPrefilter, type SelectorFilter } from "./selector-sql.ts";
@@ -69,16 +69,15 @@ export async function listEvents(db: Executor, owner: string, q: EventQuery): Pr
     last = row.seq;
     if (postFilter) {
       // Only a selector that SQL could not say needs the breadcrumb as an object.
-      const hit = postFilter.matches(JSON.parse(row.breadcrumb) as Breadcrumb, pacer.row());
+      const hit = postFilter.matches((JSON.parse(row.json) as { breadcrumb: Breadcrumb }).breadcrumb, pacer.row());
       await pacer.breathe();
       if (!hit) return true;
     }
-    const head = { seq: row.seq, type: row.event, id: row.id, owner: row.owner, schema_name: row.schema_name, version: row.version, at: row.at, title: row.title, tags: JSON.parse(row.tags) as string[] };
-    items.push({ seq: row.seq, type: `breadcrumb.${row.event}`, json: breadcrumbEventJson(head, row.breadcrumb) });
+    items.push({ seq: row.seq, type: `breadcrumb.${row.event}`, json: row.json });
     return items.length < q.limit;
   };
   // With a selector filtering in JS the page may end long before its scan bound: a statement sends
   // at most `limit` rows, so the rows converted and sent past the last match stay few.
-  const { more } = await readHistoryPage(db, where, budget, q.after, onRow, postFilter ? { stepRows: q.limit } : {});
+  const { more } = await readHistoryPage(db, where, budget, q.after, onRow, { text: "event", ...(postFilter ? { stepRows: q.limit } : {}) });
   return { items, next_after: last ?? null, has_more: more };
 }

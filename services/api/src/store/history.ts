@@ -23,11 +23,18 @@ export async function listHistory(
   const budget = new PageBudget({ rows: q.limit, bytes: q.maxBytes ?? DEFAULT_PAGE_MAX_BYTES });
   const items: HistoryItem[] = [];
   let last = after;
-  const { more } = await readHistoryPage(db, where, budget, after, (r) => {
-    last = r.seq;
-    items.push({ ...(JSON.parse(r.breadcrumb) as Record<string, unknown>), seq: r.seq, event: r.event });
-    return true;
-  });
+  const { more } = await readHistoryPage(
+    db,
+    where,
+    budget,
+    after,
+    (r) => {
+      last = r.seq;
+      items.push({ ...(JSON.parse(r.json) as Record<string, unknown>), seq: r.seq, event: r.event });
+      return true;
+    },
+    { text: "breadcrumb" },
+  );
   if (items.length === 0 && !q.cursor) throw new NotFoundError(`breadcrumb ${id} not found`);
   return { items, next_cursor: more && last !== undefined ? encodeCursor([last]) : null };
 }
