@@ -15,7 +15,7 @@ export type { EventStreamItem, EventStreamQuery } from "./event-stream.ts";
 export { ApiResponseError, ApiTimeoutError, ApiUnreachableError } from "./errors.ts";
 export { subscribeEvents, type SubscribeOptions } from "./subscribe.ts";
 export { EventSubscription, handleEvents, type Delivery } from "./event-subscription.ts";
-export { publishReplay, replayEvents, type ReplayOptions, type ReplayPublishResult } from "./replay.ts";
+export { publishReplay, replayEvents, type PublishReplayOptions, type ReplayOptions, type ReplayPublishResult } from "./replay.ts";
 export {
   isReplayPrefix,
   openReplayPublisher,
@@ -46,6 +46,7 @@ export {
   type NewApiKey,
   type ParkedOutboxPage,
   type PatchBreadcrumb,
+  type ReplayedEvent,
   type SchemaCounts,
 } from "./wire.ts";
 export { ERROR_CODES, CrumbsError, type ErrorCode, type ErrorDetails, type ErrorIssue } from "@crumbs/schemas";
