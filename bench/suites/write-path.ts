@@ -14,6 +14,7 @@ import { waitForOutboxDrained } from "../lib/outbox.ts";
 import { samplePgActivity } from "../lib/pg-sampler.ts";
 import { localPostmaster, startPhaseCpu, type PhaseCpu } from "../lib/cpu-account.ts";
 import { patchStatementForPgbench } from "./write-path-sql.ts";
+import { createFloorTables, floorScript, floorVars } from "./write-path-floor.ts";
 
 const ROWS = 1_000;
 const CLIENTS = 16;
@@ -88,9 +89,12 @@ export const writePath: Suite = {
       await sql`INSERT INTO bench_rows ${sql(rows.map((r) => ({ n: r.n, id: r.id })))}`;
       const statement = patchStatementForPgbench(pageContext(7, 2));
       const script = pgbenchScript(statement.sql);
+      await createFloorTables(sql);
+      const floor = { script: floorScript(ROWS, CLIENTS), vars: floorVars(lastBody) };
 
       const apiRounds: LoadResult[] = [];
       const pgRounds: PgbenchResult[] = [];
+      const floorRounds: PgbenchResult[] = [];
       const apiCpu: PhaseCpu[] = [];
       const pgCpu: PhaseCpu[] = [];
       const postmaster = await localPostmaster(sql);
@@ -123,7 +127,16 @@ export const writePath: Suite = {
         if (pgSampler) pgActivity = await pgSampler.stop();
         if (pg.failed > 0 || !(pg.tps > 0)) throw new Error(`pgbench failed:\n${pg.raw}`);
         pgRounds.push(pg);
-        log(`round ${i}/${rounds}: ${round(api.perSecond, 0)} PATCH/s, pgbench ${round(pg.tps, 0)} tps: ${round(api.perSecond / pg.tps, 3)}x`);
+
+        await sql`VACUUM ANALYZE`;
+        log(`round ${i}/${rounds}: pgbench, ${seconds} s of the simple durable transaction with ${CLIENTS} clients`);
+        const simple = await pgbench({ databaseUrl: stack.db.url, script: floor.script, clients: CLIENTS, threads: 2, seconds, vars: floor.vars });
+        if (simple.failed > 0 || !(simple.tps > 0)) throw new Error(`pgbench (simple transaction) failed:\n${simple.raw}`);
+        floorRounds.push(simple);
+        log(
+          `round ${i}/${rounds}: ${round(api.perSecond, 0)} PATCH/s, pgbench ${round(pg.tps, 0)} tps: ${round(api.perSecond / pg.tps, 3)}x; ` +
+            `simple transaction ${round(simple.tps, 0)} tps: ${round(api.perSecond / simple.tps, 3)}x`,
+        );
       }
       log(`backends per sample during the first API round: ${JSON.stringify(apiActivity)}`);
       log(`backends per sample during the first pgbench round: ${JSON.stringify(pgActivity)}`);
@@ -140,6 +153,8 @@ export const writePath: Suite = {
       // each side could pair a fast API window with a slow pgbench one from another round.
       const byRatio = apiRounds.map((api, i) => ({ api, pg: pgRounds[i]! })).sort((a, b) => a.api.perSecond / a.pg.tps - b.api.perSecond / b.pg.tps);
       const mid = byRatio[Math.floor(byRatio.length / 2)]!;
+      const byFloorRatio = apiRounds.map((api, i) => ({ api, floor: floorRounds[i]! })).sort((a, b) => a.api.perSecond / a.floor.tps - b.api.perSecond / b.floor.tps);
+      const midFloor = byFloorRatio[Math.floor(byFloorRatio.length / 2)]!;
 
       return {
         suite: "write-path",
@@ -150,6 +165,15 @@ export const writePath: Suite = {
             unit: "/s",
             baseline: { name: "pgbench same SQL", value: round(mid.pg.tps, 0), unit: "/s" },
             goal: ">= 0.5x pgbench",
+            minRatio: 0.5,
+          }),
+          // The floor of the same durable work done the simplest way (write-path-floor.ts).
+          higherIsBetter({
+            metric: "PATCH updates/s against the simple durable transaction",
+            value: round(midFloor.api.perSecond, 0),
+            unit: "/s",
+            baseline: { name: "pgbench: update + history + outbox, primary keys only", value: round(midFloor.floor.tps, 0), unit: "/s" },
+            goal: ">= 0.5x the simple transaction",
             minRatio: 0.5,
           }),
           lowerIsBetter({
@@ -202,6 +226,7 @@ export const writePath: Suite = {
           seconds_per_round: seconds,
           note: "PATCH/s against pgbench: the round with the median ratio; latencies: medians of the rounds; each round runs the API, then pgbench",
           api: { rounds: apiRounds.map(({ perSecond, p50, p99, ops, errors }, i) => ({ perSecond, p50, p99, ops, errors, cpu: apiCpu[i] })), conflicts, activity: apiActivity },
+          simple_transaction: { rounds: floorRounds.map(({ tps, transactions, p50, p99 }) => ({ tps, transactions, p50, p99 })) },
           pgbench: { rounds: pgRounds.map(({ tps, transactions, p50, p99 }, i) => ({ tps, transactions, p50, p99, cpu: pgCpu[i] })), activity: pgActivity },
         },
       };

@@ -45,4 +45,13 @@ describe("a switch whose input is hidden under its label", () => {
     expect(await checked("dark")).toBe(true);
     expect(await pageVar(page, "changes")).toEqual(["rp:false", "alerts:true", "dark:true"]);
   });
+
+  it("a screen-reader-only input whose box sits under other text is clicked through its label", async () => {
+    const text = await snapshot(h);
+    expect(text).toMatch(/^- checkbox "Sync over mobile data" \[ref=e\d+\]$/m);
+    // Aimed at the input's own 1x1 box, the click would land on the row's text and fail as covered.
+    await ok(h, "click", { ref: refIn(text, 'checkbox "Sync over mobile data"') });
+    expect(await checked("sync")).toBe(true);
+    expect(await snapshot(h)).toMatch(/^- checkbox "Sync over mobile data" \[ref=e\d+\] \[checked\]$/m);
+  });
 });

@@ -50,9 +50,10 @@ async function extensionWorker(context: BrowserContext): Promise<Worker> {
   return context.waitForEvent("serviceworker", { predicate: isOurs, timeout: 30_000 });
 }
 
-export async function startHarness(): Promise<Harness> {
+/** `fixtures`: the folder the pages are served from (test/fixtures unless given; the bench's apps have their own). */
+export async function startHarness(opts: { fixtures?: string } = {}): Promise<Harness> {
   ensureBuilt();
-  const server = await startFixtureServer(fixturesDir, generatedPage);
+  const server = await startFixtureServer(opts.fixtures ?? fixturesDir, generatedPage);
   const browser = await launchChromium({ extensionPath: distDir });
   let worker = await extensionWorker(browser.context);
   const url = (name: string, opts: { other?: boolean } = {}) =>

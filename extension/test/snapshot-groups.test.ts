@@ -25,6 +25,8 @@ describe("rows, cards and what is inside them", () => {
     expect(text.match(/INV-001/g)).toHaveLength(2); // the link's name and its target
     expect(text.match(/Acme/g)).toHaveLength(1);
     expect(text.match(/Ada Quarterly report/g)).toHaveLength(1);
+    // Also a row longer than a name may be (its name comes cut, ending in "…"): the text once.
+    expect(text.match(/Offsite agenda and travel/g)).toHaveLength(1);
   });
 
   it("keeps each card's heading, text and buttons together, and names its icon button by the card", async () => {

@@ -54,6 +54,22 @@ describe("render", () => {
     expect(text).toBe('- heading "Pricing" [level=1]');
   });
 
+  it("prints no name on a row whose name from content was cut at its length limit: its cells say it", () => {
+    const words = "Dana Whitfield Offsite agenda and travel - Here is the plan for the offsite in Lisbon: arrive Tuesday, workshops Wednesday, dinner by the river, flights back on Friday morning. 10-27";
+    const row = (name: string): VirtualNode => ({
+      role: "row",
+      name,
+      ref: "e1",
+      children: [{ role: "button", name: "Not starred", ref: "e2" }, { role: "text", text: words }, { role: "button", name: "Archive", ref: "e3" }],
+    });
+    const full = `Not starred ${words} Archive`;
+    expect(full.length).toBeGreaterThan(200);
+    const cut = `${full.slice(0, 199)}…`;
+    expect(renderSnapshot(body(row(cut))).text.split("\n")[0]).toBe("- row [ref=e1]");
+    // A cut name that is not the start of what the cells say is the row's own: it stays.
+    expect(renderSnapshot(body(row(`Important ${cut}`))).text.split("\n")[0]).toMatch(/^- row "Important Not starred/);
+  });
+
   it("escapes quotes in names, prints states in a fixed order and boxes on request", () => {
     const node: VirtualNode = {
       role: "button",

@@ -111,6 +111,19 @@ function contentOf(nodes: VirtualNode[], acc: string[] = []): string {
   return acc.reduce(joinText, "");
 }
 
+/**
+ * Whether a name says what the content says. A name from content over the walker's length limit comes cut,
+ * ending in "…": it still repeats content that begins with it (a mail row of 230 characters printed its
+ * text twice, 2 x ~55 tokens a row, where a shorter row printed it once).
+ */
+function repeats(name: string, content: string): boolean {
+  const n = normalize(name);
+  const c = normalize(content);
+  if (n === c) return true;
+  const cut = n.endsWith("…") ? n.slice(0, -1).trimEnd() : "";
+  return cut.length > 0 && c.startsWith(cut);
+}
+
 function toDisplay(node: VirtualNode, opts: DisplayOptions, counter: Counter, vpParent: number): DisplayNode {
   const order = counter.order++;
   const vp = node.vp ?? vpParent;
@@ -121,7 +134,7 @@ function toDisplay(node: VirtualNode, opts: DisplayOptions, counter: Counter, vp
     if (normalize(joined) === normalize(node.name)) kids = [];
   }
   // ... and a row named from its cells, or a cell from its link, says it again below: the children say it once.
-  const printed = node.name && kids.length > 0 && normalize(contentOf(kids)) === normalize(node.name) ? { ...node, name: undefined } : node;
+  const printed = node.name && kids.length > 0 && repeats(node.name, contentOf(kids)) ? { ...node, name: undefined } : node;
   let inlineText: string | undefined;
   const only = kids[0];
   if (kids.length === 1 && only && only.role === "text" && node.value === undefined && node.role !== "iframe") {
