@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { breadcrumbEventOf, breadcrumbEventSchema, breadcrumbReferenceEventSchema, isReferenceEvent, referenceEventOf, eventTypeShort, msgIdFor, parseSubject, STREAM_NAME, STREAM_SUBJECTS, subjectFor } from "./events.ts";
+import { breadcrumbEventSchema, breadcrumbReferenceEventSchema, isReferenceEvent, referenceEventOf, eventTypeShort, msgIdFor, parseSubject, STREAM_NAME, STREAM_SUBJECTS, subjectFor } from "./events.ts";
 import { InvalidRequestError } from "./errors.ts";
 import { subjectCovers, subjectsForSelector, subjectsForSelectors } from "../selector/selector-subjects.ts";
 import { InvalidSelectorError } from "./errors.ts";
