@@ -48,6 +48,11 @@ export const breadcrumbEventSchema = z.object({
   tags: z.array(tagSchema),
   version: z.number().int().min(1),
   at: isoTimeSchema,
+  /**
+   * On an update applied as a merge patch: the top-level context keys whose value it changed
+   * (added, removed or different), sorted. Absent on other events: any key may have changed.
+   */
+  changed: z.array(z.string()).optional(),
   breadcrumb: breadcrumbSchema,
 });
 export type BreadcrumbEvent = z.infer<typeof breadcrumbEventSchema>;
@@ -88,6 +93,7 @@ export interface EventHead {
   tags: readonly string[];
   version: number;
   at: string;
+  changed?: readonly string[] | null;
 }
 
 /**
@@ -100,7 +106,9 @@ export function breadcrumbEventJson(head: EventHead, breadcrumbJson: string): st
   return (
     `{"seq":${head.seq},"type":"${eventTypeLong(head.type)}","id":${JSON.stringify(head.id)},"owner":${JSON.stringify(head.owner)},` +
     `"schema_name":${JSON.stringify(head.schema_name)},"title":${JSON.stringify(head.title)},"tags":${JSON.stringify(head.tags)},` +
-    `"version":${head.version},"at":${JSON.stringify(head.at)},"breadcrumb":${breadcrumbJson}}`
+    `"version":${head.version},"at":${JSON.stringify(head.at)},` +
+    (head.changed ? `"changed":${JSON.stringify(head.changed)},` : "") +
+    `"breadcrumb":${breadcrumbJson}}`
   );
 }
 

@@ -61,6 +61,7 @@ const EVENT_COLUMNS = {
   title: sql<string>`${breadcrumbHistory.breadcrumb}->>'title'`,
   tags: sql<string>`(${breadcrumbHistory.breadcrumb}->'tags')::text`,
   breadcrumb: sql<string>`${breadcrumbHistory.breadcrumb}::text`,
+  changed: sql<string | null>`${breadcrumbHistory.changed}::text`,
 };
 
 const SCAN_BOUND = 5_000;
@@ -77,6 +78,7 @@ interface EventRow {
   title: string;
   tags: string;
   breadcrumb: string;
+  changed: string | null;
 }
 
 /**
@@ -116,7 +118,8 @@ export async function listEvents(db: Executor, owner: string, q: EventQuery): Pr
         if (!hit) return true;
       }
       const head = { seq, type: row.event as EventTypeShort, id: row.id, owner: row.owner, schema_name: row.schema_name, version: row.version, at: row.at, title: row.title, tags: JSON.parse(row.tags) as string[] };
-      items.push({ seq, type: `breadcrumb.${row.event}`, json: breadcrumbEventJson(head, row.breadcrumb) });
+      const changed = row.changed === null ? null : (JSON.parse(row.changed) as string[]);
+      items.push({ seq, type: `breadcrumb.${row.event}`, json: breadcrumbEventJson({ ...head, changed }, row.breadcrumb) });
       return items.length < q.limit;
     },
   });
