@@ -56,3 +56,4 @@ export { MERGE_PATCH_EXAMPLES } from "./contract/fixtures/merge-patch-examples.t
 export { agentConsumerPrefix, consumerToken, isAgentConsumer, AGENT_CONSUMER_PREFIX } from "./contract/agent-consumer.ts";
 export * from "./contract/api-keys.ts";
 export * from "./contract/admin-views.ts";
+export { LruCache } from "./lru.ts";

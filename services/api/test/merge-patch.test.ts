@@ -90,6 +90,22 @@ describe("PATCH as application/merge-patch+json", () => {
     expect(await historyCount(b.id)).toBe(2);
   });
 
+  it("a version this process wrote and remembers, changed since by another writer, is still a 412", async () => {
+    const b = await create();
+    const full = await s.call(`/v1/breadcrumbs/${b.id}`, { method: "PATCH", headers: { "if-match": '"1"' }, json: { context: page } });
+    expect(full.status).toBe(200);
+    // Another replica's write: this process still holds version 2's context.
+    await s.database.db.execute(sql`update breadcrumbs set version = 3, context = '{"url":"u","domain":"d","title":"other"}' where id = ${b.id}::uuid`);
+    const stale = await mergePatch(b.id, { context: { title: "lost" } }, '"2"');
+    expect(stale.status).toBe(412);
+    expect(await stale.json()).toMatchObject({ error: "version_mismatch", details: { current_version: 3 } });
+    const fresh = await mergePatch(b.id, { context: { title: "kept" } }, '"3"');
+    expect(((await fresh.json()) as { context: unknown }).context).toEqual({ url: "u", domain: "d", title: "kept" });
+    // On a remembered version too, a merged context that breaks the schema writes nothing.
+    const bad = await mergePatch(b.id, { context: { url: null } }, '"4"');
+    expect(bad.status).toBe(422);
+  });
+
   it("422 when the merged context breaks its schema (removing a required key); nothing written", async () => {
     const b = await create();
     const res = await mergePatch(b.id, { context: { url: null } }, '"1"');

@@ -5,6 +5,7 @@ import { NotFoundError, VersionMismatchError } from "../errors.ts";
 import { iso } from "./breadcrumb-json.ts";
 import type { IdempotencyInput } from "./idempotency.ts";
 import { notExpired } from "./read.ts";
+import { recentContext, rememberContext } from "./recent-contexts.ts";
 import { textArray } from "./sql-helpers.ts";
 import type { StoreDeps } from "./store-deps.ts";
 import { etagOf, runWrite, type WriteResult } from "./write.ts";
@@ -16,11 +17,12 @@ import type { ContentCheck } from "./write-schema-guard.ts";
  * `context = crumbs_merge_patch(context, patch)` (migration 0010_merge_patch) with
  * `WHERE ... version = expected`, plus history, outbox and seq like every write (executeWrite).
  *
- * The merged context must still pass its schema, and no zod runs in SQL, so the stored row is
- * read first (by primary key) and the same merge is done here to check it and to name the
- * top-level keys it changes for the event. The version in the UPDATE's WHERE makes that read
- * exact: the statement changes the row only if it is still the version read, and the merge in
- * SQL then gives the context checked here. Nothing is held across the two round trips.
+ * The merged context must still pass its schema, and no zod runs in SQL, so the stored context is
+ * needed here: from the contexts this process wrote last (recent-contexts.ts), else read by
+ * primary key. The same merge is done here to check it and to name the top-level keys it changes
+ * for the event. The version in the UPDATE's WHERE makes that base exact: the statement changes the
+ * row only if it is still that version, and the merge in SQL then gives the context checked here.
+ * Nothing is held across the round trips.
  */
 export async function mergePatchBreadcrumb(
   deps: StoreDeps,
@@ -47,10 +49,11 @@ export async function mergePatchBreadcrumb(
     return row;
   };
   return runWrite(deps, owner, idempotency, async () => {
-    const stored = await current();
+    const stored = recentContext(owner, id, expectedVersion) ?? (await current());
     let changed: string[] | undefined;
+    let merged: Breadcrumb["context"] | undefined;
     if (body.context !== undefined) {
-      const merged = applyMergePatch(stored.context, body.context) as Breadcrumb["context"];
+      merged = applyMergePatch(stored.context, body.context) as Breadcrumb["context"];
       args.validate.check({ schema_name: stored.schema_name, context: merged });
       changed = changedKeys(stored.context, merged);
     }
@@ -73,6 +76,7 @@ export async function mergePatchBreadcrumb(
     // Another write came between the read and this statement: the read now says which miss it was.
     if (!written) await current();
     if (!written) throw new VersionMismatchError(expectedVersion);
+    rememberContext(owner, written.id, written.version, { schema_name: written.schema_name, context: merged ?? stored.context });
     return { status: 200, body: written.body, etag: etagOf(written.version), id: written.id, event: written.event };
   });
 }

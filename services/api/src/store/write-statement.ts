@@ -66,6 +66,7 @@ export interface WriteStatement {
 export interface WrittenRow {
   id: string;
   version: number;
+  schema_name: string;
   /** The row as the contract shows it. */
   body: JsonText;
   seq: number;
@@ -127,7 +128,7 @@ function writeStatement(shape: Shape, mutation: SQL, v: StatementValues): SQL {
              || CASE WHEN ${v.changed}::jsonb IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('changed', ${v.changed}::jsonb) END
       FROM h, b RETURNING seq, subject, msg_id, payload::text AS payload
     ), c AS (${countCte(sql`${v.type}::text`, sql`SELECT b.owner, b.schema_name FROM b`, sql`s`)})
-    SELECT ${BODY_TEXT} AS body, b.id::text AS id, b.version,
+    SELECT ${BODY_TEXT} AS body, b.id::text AS id, b.version, b.schema_name,
            -- A row change must never commit without its event: should the chain ever yield no
            -- outbox row, fail the statement (and so roll it all back) instead of answering.
            CASE WHEN o.seq IS NULL THEN ('no event written for ' || b.id::text)::bigint
@@ -171,13 +172,14 @@ export async function executeWrite(db: Executor, w: WriteStatement): Promise<Wri
     prev_seq: row.prev_seq,
     committedAt: Date.now(),
   };
-  return { id: row.id, version: Number(row.version), body: new JsonText(row.body), seq: Number(row.seq), event };
+  return { id: row.id, version: Number(row.version), schema_name: row.schema_name, body: new JsonText(row.body), seq: Number(row.seq), event };
 }
 
 interface StatementRow {
   body: string;
   id: string;
   version: number;
+  schema_name: string;
   seq: string;
   subject: string;
   msg_id: string;
