@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { act, refIn, resultsFor, sendAction, waitResult } from "./e2e/actions.ts";
-import { startE2E, waitNatsConnected, type E2E } from "./e2e/stack.ts";
+import { extensionConsumerName, STREAM_NAME } from "@crumbs/schemas";
+import { waitFor, waitForConsumerDrained } from "@crumbs/testkit";
+import { natsState, startE2E, waitNatsConnected, type E2E } from "./e2e/stack.ts";
 
 // The action loop over nats.ws: actions addressed to this extension run once and report a
 // browser.action.result.v1; the allowlist, the tab restriction and confirmations hold; actions
@@ -16,6 +18,8 @@ afterAll(async () => {
   await e?.close();
 });
 
+/** The extension's consumer has every action it was handed acked: none can be redelivered. */
+const actionsAcked = (e: E2E) => waitForConsumerDrained(e.nats.url, STREAM_NAME, extensionConsumerName("default", e.extensionId));
 const presses = async (page: import("playwright-core").Page) => page.evaluate(() => (window as { presses?: number }).presses ?? 0);
 
 describe("action loop", () => {
@@ -85,12 +89,15 @@ describe("action loop", () => {
     await e.nats.stop();
     const sent = [];
     for (let i = 0; i < 3; i++) sent.push(await sendAction(e, { action: "click", params: { selector: { role: "button", name: "Press me" } }, session }));
-    await new Promise((r) => setTimeout(r, 1_000));
+    // The worker itself reports the bus gone: it has no way to receive them.
+    await waitFor(async () => (await natsState(e)) !== "connected", { timeout: 15_000, message: "the worker to see NATS gone" });
     expect(await presses(page)).toBe(0);
     await e.nats.start();
     for (const s of sent) expect((await waitResult(e, s.request_id, 30_000)).status).toBe("ok");
-    await new Promise((r) => setTimeout(r, 1_500)); // a redelivery would show up now
-    expect(await presses(page)).toBe(3);
+    // A fourth action, sent after them: once it ran and everything is acked, no redelivery can come.
+    expect((await act(e, { action: "click", params: { selector: { role: "button", name: "Press me" } }, session })).status).toBe("ok");
+    await actionsAcked(e);
+    expect(await presses(page)).toBe(4);
     for (const s of sent) expect(await resultsFor(e, s.request_id)).toHaveLength(1);
   });
 
@@ -102,15 +109,16 @@ describe("action loop", () => {
     await e.stopWorker();
     const stopMs = Date.now() - t;
     const s = await sendAction(e, { action: "click", params: { selector: { role: "button", name: "Press me" } }, session });
-    await new Promise((r) => setTimeout(r, 1_000));
-    expect(await presses(page)).toBe(0); // nobody runs it while the worker is stopped
+    expect(await presses(page)).toBe(0); // nobody runs it while the worker is stopped (stopWorker waited for that)
     t = Date.now();
     await e.worker(); // wakes it, as the keepalive alarm would within 30 s
     const wakeMs = Date.now() - t;
     expect((await waitResult(e, s.request_id, 30_000)).status).toBe("ok");
     console.log(`worker stop ${stopMs} ms, wake ${wakeMs} ms, result ${Date.now() - t} ms after wake`);
-    await new Promise((r) => setTimeout(r, 1_000));
-    expect(await presses(page)).toBe(1);
+    // An action sent after it: once it ran, a second run of the first would have come before it.
+    expect((await act(e, { action: "click", params: { selector: { role: "button", name: "Press me" } }, session })).status).toBe("ok");
+    await actionsAcked(e);
+    expect(await presses(page)).toBe(2);
     expect(await resultsFor(e, s.request_id)).toHaveLength(1);
   });
 
@@ -122,8 +130,9 @@ describe("action loop", () => {
     // Same request_id in a second breadcrumb: an agent's retry.
     const { schema_name, title, tags, context } = first.action;
     await e.client.create({ schema_name, title, tags, context });
-    await new Promise((r) => setTimeout(r, 1_500));
-    expect(await presses(page)).toBe(1);
+    // A new request after the repeat: once it ran, the repeat had been seen (and skipped) before it.
+    expect((await act(e, { action: "click", params: { selector: { role: "button", name: "Press me" } }, session })).status).toBe("ok");
+    expect(await presses(page)).toBe(2);
     expect(await resultsFor(e, first.request_id)).toHaveLength(1);
   });
 });

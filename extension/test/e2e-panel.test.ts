@@ -77,7 +77,13 @@ describe("side panel chat with an agent acting on the page", () => {
     const card = panel.locator(`.confirmation[data-request-id="${approved.request_id}"]`);
     await card.waitFor({ timeout: 10_000 });
     expect(await card.innerText()).toContain("submit");
-    await new Promise((r) => setTimeout(r, 500));
+    // The worker logged its wait for the user (the page's guard stopped the submit before it did
+    // anything), and nothing about the submit after it: the log is newest first.
+    const log = await waitFor(async () => {
+      const text = await panel.locator("#activity").innerText();
+      return text.includes("waiting for your confirmation: Submit") ? text : undefined;
+    }, { message: "the wait in the activity log" });
+    expect(log.slice(0, log.indexOf("waiting for your confirmation"))).not.toMatch(/submit/i);
     expect(await app.locator("#ordered").count()).toBe(0); // nothing happened yet
     expect(await resultsFor(e, approved.request_id)).toHaveLength(0);
     await card.locator("button.approve").click();

@@ -36,7 +36,7 @@ export async function handleActionResult(
   // Stopped by the user: no further step. A `cancelled` result says so even before the cancel
   // breadcrumb is readable.
   const ref = { agentId: task.agent_id, root: task.root, session: task.session_id };
-  if (result.data.code === "cancelled" || (await isTaskCancelled(deps.http, ref, action.created_at))) {
+  if (result.data.code === "cancelled" || (await isTaskCancelled(deps.sessions, ref, action.created_at))) {
     await recordCancelled(deps.http, ref, tagValue(action, "extension"));
     return;
   }

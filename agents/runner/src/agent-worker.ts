@@ -1,4 +1,4 @@
-import { filterSubjectFor, handleEvents, subscribeEvents, type BreadcrumbEvent, type EventSubscription } from "@crumbs/agent-sdk";
+import { filterSubjectFor, handleEvents, sessionOf, subscribeEvents, type BreadcrumbEvent, type EventSubscription } from "@crumbs/agent-sdk";
 import { STREAM_NAME } from "@crumbs/schemas";
 import type { NatsConnection } from "nats";
 import { consumerNameFor, type Agent } from "./agent-def.ts";
@@ -9,6 +9,8 @@ import type { StepDeps } from "./run-step.ts";
 export interface WorkerOptions {
   ackWaitMs: number;
   maxDeliver: number;
+  /** Triggers handled at once; one session's one after another, in stream order. */
+  concurrency: number;
   /** After each trigger: handled (and acked), or failed (redelivered). */
   onTrigger?: (outcome: "ok" | "error") => void;
 }
@@ -85,7 +87,7 @@ export class AgentWorker {
           onError,
         }),
         onTrigger,
-        { onError },
+        { onError, concurrency: this.opts.concurrency, orderBy: conversationOf },
       );
       this.consumer = name;
       this.selectorsKey = key;
@@ -130,4 +132,12 @@ export class AgentWorker {
     this.queue = next.catch(() => {});
     return next;
   }
+}
+
+/**
+ * What must be handled in order: a session's triggers, whose memory reads the earlier ones' answers.
+ * Triggers without a session share the "default" one their answers are written to.
+ */
+function conversationOf(event: BreadcrumbEvent): string {
+  return sessionOf(event.breadcrumb) ?? "default";
 }

@@ -1,6 +1,10 @@
 import { createOnce, type Breadcrumb, type BreadcrumbEvent, type CrumbsHttp } from "@crumbs/agent-sdk";
 import { TASK_CANCEL_SCHEMA, taskCancelContextSchema } from "@crumbs/schemas";
 import type { Agent } from "./agent-def.ts";
+import type { ReadKind, SessionReads } from "./session-reads.ts";
+
+/** A session's newest 50 cancels, read together with other reads of sessions. */
+const CANCELS: ReadKind = { schemaNames: [TASK_CANCEL_SCHEMA], perSession: 50 };
 
 // The user stopped a task in the browser (browser.task.cancel.v1, written by the extension). The
 // runner then takes no further step: no model call, no action; and it records the task as
@@ -19,9 +23,9 @@ export interface TaskRef {
  * Whether a cancel names this task (its root), or its whole session without naming a task (the user
  * stopped before the browser saw any action of it) at or after the task began.
  */
-export async function isTaskCancelled(http: CrumbsHttp, t: TaskRef, startedAt: string): Promise<boolean> {
-  const page = await http.list({ selector: { schema_name: TASK_CANCEL_SCHEMA, all_tags: [`session:${t.session}`] }, limit: 50 });
-  return page.items.some((b) => {
+export async function isTaskCancelled(sessions: SessionReads, t: TaskRef, startedAt: string): Promise<boolean> {
+  const items = await sessions.read(CANCELS, t.session);
+  return items.some((b) => {
     const c = taskCancelContextSchema.safeParse(b.context);
     return c.success && (c.data.root ? c.data.root.id === t.root.id : b.created_at >= startedAt);
   });

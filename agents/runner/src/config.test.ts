@@ -9,7 +9,12 @@ describe("loadRunnerConfig", () => {
       natsUrl: "nats://127.0.0.1:4222",
       maxSteps: 8,
       memoryTokens: 4_000,
+      concurrency: 8,
     });
+  });
+  it("takes the triggers per agent at once from RUNNER_CONCURRENCY, 1 to 256", () => {
+    expect(loadRunnerConfig({ CRUMBS_TOKEN: "t", RUNNER_CONCURRENCY: "1" }).concurrency).toBe(1);
+    for (const bad of ["0", "257", "2.5"]) expect(() => loadRunnerConfig({ CRUMBS_TOKEN: "t", RUNNER_CONCURRENCY: bad }), bad).toThrow(/RUNNER_CONCURRENCY/);
   });
   it("takes a memory budget of 0 (memory off) and refuses a negative or fractional one", () => {
     expect(loadRunnerConfig({ CRUMBS_TOKEN: "t", RUNNER_MEMORY_TOKENS: "0" }).memoryTokens).toBe(0);

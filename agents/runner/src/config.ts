@@ -5,6 +5,11 @@ import { ConfigError, LOG_FORMATS, LOG_LEVELS } from "@crumbs/telemetry";
 import { DEFAULT_MEMORY_TOKENS } from "./memory/fit.ts";
 
 const optionalUrl = z.url().optional();
+/**
+ * Triggers per agent in flight at once: a model answers in seconds, so one at a time would make
+ * every other conversation wait for it. Each session's triggers still go one after another.
+ */
+export const DEFAULT_CONCURRENCY = 8;
 /** A whole number from 1 to `max`: a typo such as an extra zero is refused, not obeyed for hours. */
 const positiveInt = (fallback: number, max: number) => z.coerce.number().int().positive().max(max).default(fallback);
 
@@ -46,6 +51,7 @@ const envSchema = z.object({
   RUNNER_MODEL_TIMEOUT_MS: positiveInt(60_000, 600_000),
   RUNNER_MAX_STEPS: positiveInt(8, 100),
   RUNNER_ACK_WAIT_MS: positiveInt(10_000, 600_000),
+  RUNNER_CONCURRENCY: positiveInt(DEFAULT_CONCURRENCY, 256),
   // 0 turns session memory off.
   RUNNER_MEMORY_TOKENS: z.coerce.number().int().min(0).max(200_000).default(DEFAULT_MEMORY_TOKENS),
   RUNNER_HEALTH_FILE: z.string().min(1).optional(),
@@ -74,6 +80,8 @@ export interface RunnerConfig {
   modelTimeoutMs?: number;
   maxSteps?: number;
   ackWaitMs?: number;
+  /** Triggers one agent handles at once in this process, each session's one after another. */
+  concurrency?: number;
   /** Tokens of session history per prompt (docs/agents.md, "Memory"); 0 turns memory off. */
   memoryTokens?: number;
   /** Touched every few seconds while connected to NATS; a container health check reads its age. */
@@ -107,6 +115,7 @@ export function loadRunnerConfig(
     modelTimeoutMs: e.RUNNER_MODEL_TIMEOUT_MS,
     maxSteps: e.RUNNER_MAX_STEPS,
     ackWaitMs: e.RUNNER_ACK_WAIT_MS,
+    concurrency: e.RUNNER_CONCURRENCY,
     memoryTokens: e.RUNNER_MEMORY_TOKENS,
     healthFile: e.RUNNER_HEALTH_FILE,
     metricsPort: e.RUNNER_METRICS_PORT,

@@ -1,4 +1,5 @@
-import { ApiResponseError, sessionOf, type Breadcrumb, type CrumbsHttp } from "@crumbs/agent-sdk";
+import { sessionOf, type Breadcrumb, type CrumbsHttp } from "@crumbs/agent-sdk";
+import { LlmViewError } from "@crumbs/schemas";
 import type { Agent } from "./agent-def.ts";
 import { resolveContextSelector, tagValue } from "./context-selectors.ts";
 import { browserTools, parseToolCall } from "./llm/browser-tools.ts";
@@ -10,9 +11,16 @@ import { writeOutputs, type PlannedAction } from "./outputs.ts";
 import { SECRET_REFUSAL, isSecretTarget, secretKnowledge, withheld } from "./secrets.ts";
 import { buildMessages, type ToolStep, type ViewedBreadcrumb } from "./prompt.ts";
 import { readHistory } from "./memory/read-history.ts";
+import type { LlmViews } from "./llm/llm-views.ts";
+import { latestMatching } from "./latest-matching.ts";
+import type { SessionReads } from "./session-reads.ts";
 
 export interface StepDeps {
   http: CrumbsHttp;
+  /** Llm views rendered here from the breadcrumbs in hand, with the owner's schema.def hints. */
+  views: LlmViews;
+  /** Session reads of the memory and of cancels, batched across the triggers in flight. */
+  sessions: SessionReads;
   fetch: typeof fetch;
   endpoints: ModelEndpoints;
   modelTimeoutMs: number;
@@ -42,7 +50,7 @@ export interface StepInput {
 export async function runStep(deps: StepDeps, input: StepInput): Promise<void> {
   const { agent, trigger, step } = input;
   const def = agent.def;
-  const contexts = await fetchContexts(deps.http, def.context_selectors ?? [], trigger);
+  const contexts = await fetchContexts(deps, def.context_selectors ?? [], trigger);
   const ownSession = sessionOf(trigger);
   const session = ownSession ?? "default";
   const extension =
@@ -53,19 +61,22 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<void> {
   const route = routeModel(def.model, deps.endpoints);
   if (!route.ok) return void (await answer(`I cannot answer: ${route.reason}.`));
 
-  const triggerView = await deps.http.getLlmView(trigger.id);
   // Without a session there is no conversation to remember.
   const memoryTokens = ownSession === undefined ? 0 : (def.memory_tokens ?? deps.memoryTokens);
-  const history = memoryTokens
-    ? await readHistory(deps.http, {
-        agentId: def.agent_id,
-        session,
-        trigger,
-        root: input.root,
-        contexts: contexts.map((c) => c.raw.context),
-        budget: memoryTokens,
-      })
-    : [];
+  // Side by side: each is a round trip to the API, and neither needs the other.
+  const [triggerView, history] = await Promise.all([
+    deps.views.of(trigger),
+    memoryTokens
+      ? readHistory(deps, {
+          agentId: def.agent_id,
+          session,
+          trigger,
+          root: input.root,
+          contexts: contexts.map((c) => c.raw.context),
+          budget: memoryTokens,
+        })
+      : [],
+  ]);
   const lastStep = step >= deps.maxSteps;
   const tools = lastStep ? [] : browserTools(def.tools);
   const messages = buildMessages({
@@ -107,7 +118,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<void> {
 
   // The user may have pressed Stop while the model was thinking: nothing of this answer is done.
   const task = { agentId: def.agent_id, root: input.root, session };
-  if (await isTaskCancelled(deps.http, task, trigger.created_at)) return void (await recordCancelled(deps.http, task, extension));
+  if (await isTaskCancelled(deps.sessions, task, trigger.created_at)) return void (await recordCancelled(deps.http, task, extension));
 
   const actions: PlannedAction[] = [];
   const problems: string[] = [];
@@ -154,7 +165,7 @@ export interface FetchedContext {
 
 /** The latest breadcrumb of each context selector, in its llm view. */
 export async function fetchContexts(
-  http: CrumbsHttp,
+  { http, views }: Pick<StepDeps, "http" | "views">,
   selectors: unknown[],
   trigger: Breadcrumb,
 ): Promise<FetchedContext[]> {
@@ -164,27 +175,15 @@ export async function fetchContexts(
     const latest = await latestMatching(http, selector);
     if (!latest || out.some((c) => c.raw.id === latest.id)) continue;
     try {
-      const view = await http.getLlmView(latest.id);
+      const view = await views.of(latest);
       out.push({
         raw: latest,
         viewed: { id: latest.id, version: latest.version, schema_name: latest.schema_name, view },
       });
     } catch (err) {
-      // Deleted between list and get, or a view that fails: the model goes without it, never with the raw context.
-      if (!(err instanceof ApiResponseError) || (err.status !== 404 && err.status !== 422)) throw err;
+      // A view that fails: the model goes without it, never with the raw context.
+      if (!(err instanceof LlmViewError)) throw err;
     }
   }
   return out;
-}
-
-/** Lists are newest-updated first; a selector filtered in the API can give short pages, so keep paging. */
-async function latestMatching(http: CrumbsHttp, selector: unknown): Promise<Breadcrumb | undefined> {
-  let cursor: string | undefined;
-  for (let pages = 0; pages < 20; pages++) {
-    const page = await http.list({ selector, limit: 1, cursor });
-    if (page.items[0]) return page.items[0];
-    cursor = page.next_cursor ?? undefined;
-    if (!cursor) return undefined;
-  }
-  return undefined;
 }

@@ -8,13 +8,15 @@ import {
 import type { Agent } from "./agent-def.ts";
 import { AgentRegistry } from "./agent-registry.ts";
 import { followDefinitions } from "./def-events.ts";
-import { ConfigError, type RunnerConfig } from "./config.ts";
+import { ConfigError, DEFAULT_CONCURRENCY, type RunnerConfig } from "./config.ts";
 import { defaultRunnerLogger, type Logger } from "./log.ts";
 import { keepHealthFile } from "./health-file.ts";
 import { OPENAI_BASE_URL, OPENROUTER_BASE_URL } from "./llm/model-route.ts";
 import { CountingHttp, RunnerMetrics } from "./metrics.ts";
 import { Registry, serveMetrics, StartupError, unreachableError, type MetricsServer } from "@crumbs/telemetry";
 import { connectRunnerNats } from "./nats-connect.ts";
+import { LlmViews } from "./llm/llm-views.ts";
+import { SessionReads } from "./session-reads.ts";
 import { handleActionResult } from "./action-result.ts";
 import { handleCancel } from "./cancel.ts";
 import { TASK_CANCEL_SCHEMA } from "@crumbs/schemas";
@@ -58,6 +60,8 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   const http = new CountingHttp({ url: opts.crumbsUrl, token: opts.token, fetch: fetchFn }, metrics);
   const deps: StepDeps = {
     http,
+    views: new LlmViews(http),
+    sessions: new SessionReads(http),
     fetch: metrics.timedModelFetch(fetchFn, [
       { baseUrl: opts.openrouterBaseUrl ?? OPENROUTER_BASE_URL, provider: "openrouter" },
       { baseUrl: opts.openaiBaseUrl ?? OPENAI_BASE_URL, provider: "openai" },
@@ -71,7 +75,8 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   };
   const ackWaitMs = opts.ackWaitMs ?? 10_000;
   const nc = await connectRunnerNats(opts);
-  const registry = new AgentRegistry(nc, deps, { ackWaitMs, maxDeliver: 5, onTrigger: (outcome) => metrics.triggers.inc({ outcome }) });
+  const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
+  const registry = new AgentRegistry(nc, deps, { ackWaitMs, maxDeliver: 5, concurrency, onTrigger: (outcome) => metrics.triggers.inc({ outcome }) });
   metrics.sampleConsumers(nc, () => registry.consumers());
   const subs: EventSubscription[] = [];
   let metricsServer: MetricsServer | undefined;

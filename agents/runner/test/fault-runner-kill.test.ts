@@ -4,9 +4,9 @@ import { connect, type NatsConnection } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Breadcrumb } from "@crumbs/agent-sdk";
 import { STREAM_NAME } from "@crumbs/schemas";
-import { waitFor } from "@crumbs/testkit";
+import { waitFor, waitForConsumerDrained } from "@crumbs/testkit";
 import type { RecordedRequest } from "@crumbs/testkit";
-import { actionResult, chatMessage, listAll, spawnCrumbs, startStack, waitForCount, waitForOutput, type Proc, type TestStack } from "./stack.ts";
+import { actionResult, chatMessage, listAll, spawnCrumbs, startStack, waitForAgentDrained, waitForCount, waitForOutput, type Proc, type TestStack } from "./stack.ts";
 
 const ACK_WAIT_MS = 3_000;
 const PLAIN = 20; // answered before the kill, and again as many queued behind the in-flight call
@@ -194,8 +194,10 @@ describe("the only runner process killed mid-task", () => {
     await waitForCount(s.client, "agent.response.v1", triggers.length, undefined, 20_000);
     await waitFor(() => calls.dup === 2, { timeout: ACK_WAIT_MS + 5_000, message: "dup redelivered to C" });
     const cDone = Date.now() - t1;
-    // One more ack wait for anything still held by a dead runner to (wrongly) be written again.
-    await new Promise((r) => setTimeout(r, ACK_WAIT_MS + 1_000));
+    // Everything a dead runner held was redelivered and acked (after its outputs, idempotently),
+    // on the agent's consumer and on the results consumer: nothing more can be written.
+    await waitForAgentDrained(s, "fault");
+    await waitForConsumerDrained(s.nats.url, STREAM_NAME, "crumbs_runner_action_results");
 
     const responses = await listAll(s.client, "agent.response.v1");
     expect(responses).toHaveLength(triggers.length);

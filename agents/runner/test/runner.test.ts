@@ -7,10 +7,13 @@ import {
   chatMessage,
   installPageAssistant,
   listAll,
+  pageAssistant,
   pageContext,
   startStack,
   startStackRunner,
+  waitForAgentDrained,
   waitForCount,
+  waitForHandled,
   type TestStack,
 } from "./stack.ts";
 
@@ -113,7 +116,12 @@ describe("runner with the page-assistant agent", () => {
     await s.client.create({ ...chatMessage("ping", "p1"), schema_name: "chat.ping.v1" });
     await waitForCount(s.client, "agent.response.v1", 1, "session:p1");
     expect(Date.now() - t0).toBeLessThan(3_000);
-    await s.client.create(chatMessage("old selector", "p2"));
+    const p2 = await s.client.create(chatMessage("old selector", "p2"));
+    // The agent's consumer is past p2 with every delivery acked: had it taken p2, its answer
+    // would be written by now (the runner acks after writing).
+    const [consumer] = await agentConsumers(s, "page-assistant");
+    await waitForHandled(s, consumer!, p2);
+    expect(await listAll(s.client, "agent.response.v1", "session:p2")).toHaveLength(0);
 
     await s.client.delete(agentId);
     await waitFor(() => runner.agents().length === 0, { timeout: 1_000, message: "agent removed" });
@@ -122,11 +130,23 @@ describe("runner with the page-assistant agent", () => {
       timeout: 5_000,
       message: "agent consumer removed",
     });
+    // A witness agent on the same selector: once it has answered the ping, the runner took that
+    // event in, and the deleted agent, had it still listened, would have had it too.
+    const witness = structuredClone(pageAssistant) as typeof pageAssistant & { context: { agent_id: string; subscriptions: { selectors: unknown[] } } };
+    witness.context.agent_id = "witness";
+    witness.tags = ["agent:def", "agent:witness"];
+    witness.context.subscriptions.selectors = [{ schema_name: "chat.ping.v1", any_tags: ["user:message"] }];
+    const witnessDef = await s.client.create(witness);
+    await waitFor(() => runner.agents().some((a) => a.def.agent_id === "witness"), { message: "witness loaded" });
     await s.client.create({ ...chatMessage("ping after delete", "p3"), schema_name: "chat.ping.v1" });
-    await new Promise((r) => setTimeout(r, 1_500));
+    const [answer] = await waitForCount(s.client, "agent.response.v1", 1, "session:p3");
+    expect(answer!.context.agent_id).toBe("witness");
+    await waitForAgentDrained(s, "witness");
     expect(await agentConsumers(s, "page-assistant")).toEqual([]);
-    expect(runner.agents()).toEqual([]);
+    expect(runner.agents().map((a) => a.def.agent_id)).toEqual(["witness"]);
+    expect((await listAll(s.client, "agent.response.v1", "session:p3")).map((r) => r.context.agent_id)).toEqual(["witness"]);
     expect(await listAll(s.client, "agent.response.v1", "session:p2")).toHaveLength(0);
-    expect(await listAll(s.client, "agent.response.v1", "session:p3")).toHaveLength(0);
+    await s.client.delete(witnessDef.id);
+    await waitFor(() => runner.agents().length === 0, { timeout: 1_000, message: "witness removed" });
   });
 });

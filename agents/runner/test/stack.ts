@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { CrumbsClient, type Breadcrumb, type CreateBreadcrumb } from "@crumbs/agent-sdk";
 import { connect } from "nats";
-import { STREAM_NAME } from "@crumbs/schemas";
+import { msgIdFor, STREAM_NAME, subjectFor } from "@crumbs/schemas";
 import { PAGE_ASSISTANT_FILE } from "@crumbs/agent-definitions";
 import { startRunner, type Runner, type RunnerOptions } from "@crumbs/runner";
 import {
@@ -240,4 +240,36 @@ export function startStackRunner(
     ackWaitMs: 3_000,
     ...opts,
   });
+}
+
+/**
+ * Waits until the durable consumer `consumer` has acked the event of `b`'s write (its creation,
+ * or the PATCH that made `b.version`). The runner acks a trigger only after writing what it answers,
+ * so from then on nothing more can come of that event: this is the proof that "nothing else
+ * happened", where a sleep would only hope so. Once the event is in the stream, it counts in the
+ * consumer's num_pending until delivered (unless its filter leaves it out) and in num_ack_pending
+ * until acked.
+ */
+export async function waitForHandled(s: TestStack, consumer: string, b: Breadcrumb, type: "created" | "updated" = "created", timeout = 15_000): Promise<void> {
+  const nc = await connect({ servers: s.nats.url });
+  try {
+    const jsm = await nc.jetstreamManager();
+    const msgId = msgIdFor(b.id, b.version, type);
+    await waitFor(
+      async () => {
+        const m = await jsm.streams.getMessage(STREAM_NAME, { last_by_subj: subjectFor(b.owner, type, b.schema_name) }).catch(() => undefined);
+        return m?.header.get("Nats-Msg-Id") === msgId;
+      },
+      { timeout, message: `${msgId} in the stream` },
+    );
+    await waitFor(
+      async () => {
+        const info = await jsm.consumers.info(STREAM_NAME, consumer);
+        return info.num_pending === 0 && info.num_ack_pending === 0;
+      },
+      { timeout, message: `${consumer} past ${msgId}, every delivery acked` },
+    );
+  } finally {
+    await nc.close();
+  }
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger, type Runner } from "@crumbs/runner";
-import { actionResult, chatMessage, installPageAssistant, listAll, pageContext, startStack, startStackRunner, waitForCount, type TestStack } from "./stack.ts";
+import { waitFor } from "@crumbs/testkit";
+import { actionResult, chatMessage, installPageAssistant, listAll, pageContext, startStack, startStackRunner, waitForCount, waitForHandled, type TestStack } from "./stack.ts";
 
 // The runner's side of the user staying in control: a value for a secret field is refused before
 // it is written, and a task the user stopped takes no further step and is recorded as cancelled.
@@ -70,7 +71,7 @@ describe("stop", () => {
     const [cancelled] = await waitForCount(s.client, "agent.response.v1", 1, "session:s-stop", 2_000);
     expect(Date.now() - t0).toBeLessThan(1_000);
     expect(cancelled!.context).toMatchObject({ status: "cancelled", in_reply_to: { id: msg.id, version: 1 } });
-    await s.client.create(
+    const late = await s.client.create(
       actionResult(action!, ["session:s-stop"], {
         title: "cancelled",
         status: "error",
@@ -79,7 +80,8 @@ describe("stop", () => {
         observation: { url: "", title: "", url_changed: false },
       }),
     );
-    await new Promise((r) => setTimeout(r, 1_500));
+    // The runner's results consumer acked the late result, which it does after its step: no step came of it.
+    await waitForHandled(s, "crumbs_runner_action_results", late);
     expect(s.fake.requests.length).toBe(requests); // no model call after the stop
     expect(await listAll(s.client, "browser.action.v1", "session:s-stop")).toHaveLength(1);
     expect(await listAll(s.client, "agent.response.v1", "session:s-stop")).toHaveLength(1);
@@ -88,8 +90,9 @@ describe("stop", () => {
   it("a stop before the browser saw any action (the session, no task named) still ends the task when the model answers", async () => {
     await s.client.create(pageContext("ext-early"));
     s.fake.queue([{ kind: "slow", delayMs: 1_000, then: { kind: "tools", calls: [{ name: "browser_click", arguments: { ref: "e12" } }] } }]);
+    const asked = s.fake.requests.length;
     await s.client.create(chatMessage("click it", "s-early", ["extension:ext-early"]));
-    await new Promise((r) => setTimeout(r, 200)); // the model is thinking
+    await waitFor(() => s.fake.requests.length > asked, { message: "the model thinking" });
     await s.client.create({
       schema_name: "browser.task.cancel.v1",
       title: "stopped",

@@ -14,7 +14,8 @@ export {
 export type { EventStreamItem, EventStreamQuery } from "./event-stream.ts";
 export { ApiResponseError, ApiTimeoutError, ApiUnreachableError } from "./errors.ts";
 export { subscribeEvents, type SubscribeOptions } from "./subscribe.ts";
-export { EventSubscription, handleEvents, type Delivery } from "./event-subscription.ts";
+export { EventSubscription, type Delivery } from "./event-subscription.ts";
+export { handleEvents, type HandleEventsOptions } from "./handle-events.ts";
 export { publishReplay, replayEvents, type ReplayOptions, type ReplayPublishResult } from "./replay.ts";
 export {
   isReplayPrefix,

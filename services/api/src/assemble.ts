@@ -14,7 +14,7 @@ import { revokedApiKeysSince } from "./keys/index.ts";
 import { connectNats, type NatsLink } from "./nats/connect.ts";
 import { ChangeNotifier } from "./notifier.ts";
 import { startRelay } from "./outbox/start.ts";
-import type { Relay } from "./outbox/relay-thread.ts";
+import type { Relay } from "./outbox/relay.ts";
 import { RetentionSweeper } from "./retention/sweeper.ts";
 import type { CommitListener } from "./store/index.ts";
 import { databaseStartupError, natsStartupError } from "./startup-errors.ts";

@@ -59,7 +59,7 @@ export async function startControlledTask(deps: StepDeps, agent: Agent, trigger:
   const root = { id: trigger.id, version: trigger.version };
   let extension = tagValue(trigger, "extension");
   if (!extension) {
-    const contexts = await fetchContexts(deps.http, def.context_selectors ?? [], trigger);
+    const contexts = await fetchContexts(deps, def.context_selectors ?? [], trigger);
     extension = contexts.map((c) => tagValue(c.raw, "extension")).find(Boolean);
   }
   const target = { agent, root, step: 1, session, extension };
@@ -114,7 +114,7 @@ export async function continueControlledTask(deps: StepDeps, agent: Agent, actio
   }
   const code = typeof result.context.code === "string" ? result.context.code : undefined;
   const taskRef = { agentId: agent.def.agent_id, root: ref.root, session: ref.session_id };
-  if (code === "cancelled" || (await isTaskCancelled(deps.http, taskRef, action.created_at))) {
+  if (code === "cancelled" || (await isTaskCancelled(deps.sessions, taskRef, action.created_at))) {
     cancelTask(task, now(deps));
     if (await save(ctx, b, task)) await recordCancelled(deps.http, taskRef, extension || undefined);
     return;

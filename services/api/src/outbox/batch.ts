@@ -1,4 +1,5 @@
 import { prepareMessage } from "./prepare.ts";
+import type { Outcome } from "./relay-state.ts";
 
 /** One unpublished outbox row, as the relay reads it. */
 export interface OutboxRow {
@@ -53,4 +54,42 @@ export function splitBatch(
     }
   }
   return { send, parked };
+}
+
+/** What a batch sent: the acked rows are a prefix of `send`, followed by the first failure if any. */
+export interface Sent {
+  send: readonly Outgoing[];
+  /** When each acked row was acked (performance.now()). */
+  ackedAt: number[];
+  failure?: unknown;
+  /** When the read that returned `send[i]` came back. */
+  readAt(i: number): number;
+  /** The batch read as many rows as it may: more are likely waiting. */
+  full: boolean;
+  /** Rows parked before they were sent (splitBatch). */
+  parked: number;
+}
+
+/**
+ * What comes of a batch once its acks are in. The acked prefix is deleted. A refusal no retry can
+ * fix (`permanent`) parks its row, and the batch ends "more": the rows after it were refused only
+ * because it was missing, so the next batch sends them. Any other failure ends it "failed" (the
+ * relay backs off). Otherwise "more" when the batch was full or parked rows, else "idle".
+ */
+export function settleBatch(sent: Sent, permanent: (err: unknown) => boolean): { acked: readonly Outgoing[]; park?: ToPark; outcome: Outcome } {
+  const acked = sent.send.slice(0, sent.ackedAt.length);
+  if (sent.failure === undefined) return { acked, outcome: sent.full || sent.parked > 0 ? "more" : "idle" };
+  if (!permanent(sent.failure)) return { acked, outcome: "failed" };
+  const failed = sent.send[acked.length]!;
+  return { acked, park: { row: failed.row, owner: failed.owner, reason: `publish refused: ${String(sent.failure)}` }, outcome: "more" };
+}
+
+/** What a batch came to, once it committed. */
+export interface BatchResult {
+  outcome: Outcome;
+  /** Each published event's delay from its write to its ack, in ms. */
+  published: number[];
+  /** How many of them were handed over in memory rather than read from the outbox. */
+  fromMemory: number;
+  parked: number;
 }

@@ -11,22 +11,6 @@ export interface ParkedRow {
   parked_at: string;
 }
 
-/** Moves one outbox row to the dead-letter table, inside the relay's transaction. */
-export async function parkRow(tx: Executor, seq: string, owner: string, reason: string): Promise<void> {
-  await tx.execute(sql`
-    with moved as (delete from outbox where seq = ${seq}::bigint returning seq, subject, msg_id, payload, created_at)
-    insert into outbox_parked (seq, owner, subject, msg_id, payload, reason, created_at)
-    select seq, ${owner}, subject, msg_id, payload, ${reason.slice(0, 1_000)}, created_at from moved`);
-}
-
-/** Per owner, the oldest parked seq: a later row of that owner is held behind it, so order per owner holds. */
-export async function parkedOwners(tx: Executor): Promise<Map<string, number>> {
-  const rows = rowsOf<{ owner: string; seq: string }>(
-    await tx.execute(sql`select owner, min(seq)::text as seq from outbox_parked group by owner`),
-  );
-  return new Map(rows.map((r) => [r.owner, Number(r.seq)]));
-}
-
 export async function listParked(db: Executor, q: { limit: number; after?: number }): Promise<ParkedRow[]> {
   const rows = rowsOf<ParkedRow & { seq: string }>(
     await db.execute(sql`

@@ -1,4 +1,4 @@
-import { splitBatch, type OutboxRow, type Outgoing, type ToPark } from "./batch.ts";
+import { splitBatch, type OutboxRow, type Outgoing, type Sent, type ToPark } from "./batch.ts";
 
 /** Publishes one message, expecting the stream's last message to be `previousMsgId`; resolves with the ack's time. */
 export type PublishFn = (m: Outgoing, previousMsgId: string | undefined) => Promise<number>;
@@ -115,4 +115,27 @@ export class PipelinedRun {
     }
     return { ackedAt };
   }
+}
+
+/** The careful path after a failure: one batch as read, each publish acked before the next. */
+export async function sendInTurn(
+  batch: { rows: readonly OutboxRow[]; heldFrom: ReadonlyMap<string, number> },
+  { maxPayload, batchSize }: { maxPayload: number; batchSize: number },
+  publish: (m: Outgoing) => Promise<number>,
+  park: (parked: readonly ToPark[]) => Promise<void>,
+): Promise<Sent> {
+  const readAt = performance.now();
+  const { send, parked } = splitBatch(batch.rows, batch.heldFrom, maxPayload);
+  if (parked.length > 0) await park(parked);
+  const ackedAt: number[] = [];
+  let failure: unknown;
+  for (const m of send) {
+    try {
+      ackedAt.push(await publish(m));
+    } catch (err) {
+      failure = err;
+      break;
+    }
+  }
+  return { send, ackedAt, ...(failure !== undefined ? { failure } : {}), readAt: () => readAt, full: batch.rows.length === batchSize, parked: parked.length };
 }

@@ -1,25 +1,13 @@
 import postgres from "postgres";
 import { isConnectionFailure, QueryDeadlineError } from "../db/postgres/connection-errors.ts";
 import { withDeadline } from "../db/postgres/lazy-query.ts";
-import type { OutboxRow, ToPark } from "./batch.ts";
-import { RELAY_LOCK_KEY, type RelayBatch, type RelayStore } from "./relay-store.ts";
+import type { RelayBatch, RelayStore } from "./relay-store.ts";
+import * as statements from "./relay-statements.ts";
 
 export interface PgRelayStoreOptions {
   databaseUrl: string;
   /** Bound on each round trip; past it the connection is dropped and the next batch opens a fresh one. */
   queryTimeoutMs?: number;
-}
-
-interface Head {
-  ok: boolean;
-  /** The connection's backend: the closing statements only act on the connection that holds the lock. */
-  pid: number;
-  held: Record<string, string> | null;
-  seq: string | null;
-  subject: string | null;
-  msg_id: string | null;
-  payload: string | null;
-  waited_ms: number | null;
 }
 
 /**
@@ -63,11 +51,10 @@ export class PgRelayStore implements RelayStore {
 
   async batch<T>(limit: number, fn: (b: RelayBatch) => Promise<T>): Promise<T | "busy"> {
     const sql = this.client();
-    const closing: postgres.PendingQuery<postgres.Row[]>[] = [];
+    const closing: Promise<unknown>[] = [];
     try {
-      const begin = sql`begin`;
-      const read = readStatement(sql, limit, []);
-      const [, heads] = await this.bounded(Promise.all([begin, read]));
+      const run = (s: statements.Statement) => sql.unsafe<statements.ReadRow[]>(s.text, s.params as postgres.ParameterOrJSON<never>[], { prepare: true });
+      const [, heads] = await this.bounded(Promise.all([sql`begin`, run(statements.readLocking(limit))]));
       const first = heads[0];
       if (!first?.ok) {
         await this.bounded(sql`commit`);
@@ -75,10 +62,10 @@ export class PgRelayStore implements RelayStore {
       }
       const pid = first.pid;
       const result = await fn({
-        ...batchOf(heads),
-        readMore: async (n, excluding) => batchOf(await this.bounded(readStatement(sql, n, excluding, pid))),
-        park: async (parked) => void closing.push(parkStatement(sql, parked, pid)),
-        deletePublished: async (seqs) => void closing.push(deleteStatement(sql, seqs, pid)),
+        ...statements.batchOf(heads),
+        readMore: async (n, excluding) => statements.batchOf(await this.bounded(run(statements.readMore(pid, n, excluding)))),
+        park: async (parked) => void closing.push(run(statements.park(pid, parked))),
+        deletePublished: async (seqs) => void closing.push(run(statements.deletePublished(pid, seqs))),
       });
       await this.bounded(Promise.all([...closing, sql`commit`]));
       return result;
@@ -110,57 +97,4 @@ export class PgRelayStore implements RelayStore {
     this.sql = undefined;
     await sql?.end({ timeout: 5 });
   }
-}
-
-/**
- * The oldest outbox rows but `excluding`, with the parked owners. The batch's first read takes the
- * relay lock (`ok` says whether it got it); a later read in the same transaction (`pid` given) reads
- * only on the connection that holds it, and nothing on another.
- */
-function readStatement(sql: postgres.Sql, limit: number, excluding: readonly string[], pid?: number) {
-  const ok =
-    pid === undefined
-      ? sql`select pg_try_advisory_xact_lock(${RELAY_LOCK_KEY.toString()}::bigint)`
-      : sql`select pg_backend_pid() = ${pid}::int`;
-  return sql<Head[]>`
-    with lock as (${ok} as ok),
-    batch as (
-      select seq, subject, msg_id, payload, created_at from outbox
-      where (select ok from lock) and seq <> all(string_to_array(${excluding.join(",")}, ',')::bigint[])
-      order by seq limit ${limit}),
-    held as (
-      select jsonb_object_agg(owner, seq::text) as held
-      from (select owner, min(seq) as seq from outbox_parked group by owner) p
-      where exists (select 1 from batch))
-    select (select ok from lock) as ok, pg_backend_pid() as pid, (select held from held) as held,
-           r.seq::text as seq, r.subject, r.msg_id, r.payload::text as payload,
-           (extract(epoch from clock_timestamp() - r.created_at) * 1000)::float8 as waited_ms
-    from (select 1) one left join batch r on true
-    order by r.seq`;
-}
-
-/** The rows and the parked owners of a read: one result row per outbox row, or one of nulls when there are none. */
-function batchOf(heads: readonly Head[]): { rows: OutboxRow[]; heldFrom: Map<string, number> } {
-  const rows: OutboxRow[] = heads
-    .filter((h) => h.seq !== null)
-    .map((h) => ({ seq: h.seq!, subject: h.subject!, msg_id: h.msg_id!, payload: h.payload!, waited_ms: h.waited_ms! }));
-  const heldFrom = new Map(Object.entries(heads[0]?.held ?? {}).map(([owner, seq]) => [owner, Number(seq)]));
-  return { rows, heldFrom };
-}
-
-function parkStatement(sql: postgres.Sql, parked: readonly ToPark[], pid: number) {
-  const items = JSON.stringify(parked.map((p) => ({ seq: p.row.seq, owner: p.owner, reason: p.reason.slice(0, 1_000) })));
-  return sql`
-    with p as (select * from jsonb_to_recordset(${items}::text::jsonb) as x(seq bigint, owner text, reason text)),
-    moved as (
-      delete from outbox o using p where o.seq = p.seq and pg_backend_pid() = ${pid}::int
-      returning o.seq, o.subject, o.msg_id, o.payload, o.created_at)
-    insert into outbox_parked (seq, owner, subject, msg_id, payload, reason, created_at)
-    select m.seq, p.owner, m.subject, m.msg_id, m.payload, p.reason, m.created_at from moved m join p on p.seq = m.seq`;
-}
-
-function deleteStatement(sql: postgres.Sql, seqs: readonly string[], pid: number) {
-  return sql`
-    delete from outbox
-    where seq = any(string_to_array(${seqs.join(",")}, ',')::bigint[]) and pg_backend_pid() = ${pid}::int`;
 }

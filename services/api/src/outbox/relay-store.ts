@@ -1,10 +1,6 @@
-import { sql } from "drizzle-orm";
 import { rowsOf, type Database, type Executor } from "../db/database.ts";
 import type { OutboxRow, ToPark } from "./batch.ts";
-import { parkedOwners, parkRow } from "./parked.ts";
-
-/** One relay at a time publishes, which keeps the stream in seq order across replicas. */
-export const RELAY_LOCK_KEY = 0x63_72_75_6d_62_72n; // "crumbr"
+import * as statements from "./relay-statements.ts";
 
 export interface RelayBatch {
   /** The oldest outbox rows, in seq order (every row in the outbox is unpublished). */
@@ -28,9 +24,10 @@ export interface RelayBatch {
  * from the read to the deletes. The lock is what keeps other relays (other
  * replicas) away from the rows, so the read takes no row locks: a row lock is a
  * heap write and a WAL record per event, for nothing the advisory lock does not
- * give. Two kinds: drizzle on the API's own database (PGlite, the in-process
- * relay) and a postgres-js connection of its own with prepared, pipelined
- * statements (the relay thread, relay-store-pg.ts).
+ * give. Two drivers run the same statements (relay-statements.ts): drizzle on the
+ * API's own database (PGlite, the in-process relay, below) and a postgres-js
+ * connection of its own with prepared, pipelined statements (the relay thread,
+ * relay-store-pg.ts).
  */
 export interface RelayStore {
   /** Runs `fn` on one batch and commits; "busy" when another relay holds the lock. */
@@ -43,32 +40,15 @@ export function drizzleRelayStore(database: Database): RelayStore {
   return {
     batch: (limit, fn) =>
       database.db.transaction(async (tx) => {
-        const [lock] = rowsOf<{ ok: boolean }>(
-          await tx.execute(sql`select pg_try_advisory_xact_lock(${RELAY_LOCK_KEY.toString()}::bigint) as ok`),
-        );
-        if (!lock?.ok) return "busy" as const;
-        const read = async (n: number, excluding: readonly string[]) => {
-          const rows = rowsOf<OutboxRow>(
-            await tx.execute(sql`
-              select seq::text as seq, subject, msg_id, payload::text as payload,
-                     (extract(epoch from clock_timestamp() - created_at) * 1000)::float8 as waited_ms
-              from outbox
-              where seq <> all(${seqArray(excluding)})
-              order by outbox.seq limit ${n}`),
-          );
-          return { rows, heldFrom: rows.length > 0 ? await parkedOwners(tx) : new Map<string, number>() };
-        };
-        const { rows, heldFrom } = await read(limit, []);
+        const run = async (s: statements.Statement) => rowsOf<statements.ReadRow>(await tx.execute(statements.drizzleStatement(s)));
+        const first = await run(statements.readLocking(limit));
+        const pid = first[0]?.pid;
+        if (!first[0]?.ok || pid === undefined) return "busy" as const;
         return fn({
-          rows,
-          heldFrom,
-          readMore: read,
-          async park(parked) {
-            for (const p of parked) await parkRow(tx, p.row.seq, p.owner, p.reason);
-          },
-          async deletePublished(seqs) {
-            await tx.execute(sql`delete from outbox where seq = any(${seqArray(seqs)})`);
-          },
+          ...statements.batchOf(first),
+          readMore: async (n, excluding) => statements.batchOf(await run(statements.readMore(pid, n, excluding))),
+          park: async (parked) => void (await run(statements.park(pid, parked))),
+          deletePublished: async (seqs) => void (await run(statements.deletePublished(pid, seqs))),
         });
       }),
     close: async () => {},
@@ -77,11 +57,6 @@ export function drizzleRelayStore(database: Database): RelayStore {
 
 /** Rows committed but not yet published (the backlog gauge). */
 export async function outboxBacklog(db: Executor): Promise<number> {
-  const [row] = rowsOf<{ n: string }>(await db.execute(sql`select count(*)::text as n from outbox`));
+  const [row] = rowsOf<{ n: string }>(await db.execute(statements.drizzleStatement(statements.BACKLOG)));
   return Number(row?.n ?? 0);
-}
-
-/** A bigint[] parameter from seqs, as one text value (both drivers bind it the same way). */
-function seqArray(seqs: readonly string[]) {
-  return sql`string_to_array(${seqs.join(",")}, ',')::bigint[]`;
 }

@@ -1,18 +1,8 @@
 import { Worker } from "node:worker_threads";
 import type { CommittedEvent } from "../store/committed-event.ts";
+import type { Relay } from "./relay.ts";
+import { systemClock, type CancelTimer, type RelayClock } from "./relay-clock.ts";
 import { commitNeedsKick, KICK, type FromRelayThread, type RelayWorkerData, type ToRelayThread } from "./relay-protocol.ts";
-
-/** What the API holds of its relay, in a thread or in process. */
-export interface Relay {
-  /** Cheap and coalescing: call after every commit that has no event to hand over (offer). */
-  kick(): void;
-  /** The event a write just committed, for the relay to publish without reading it back; a kick too. */
-  offer(event: CommittedEvent): void;
-  /** Rows committed but not yet published (the backlog gauge). */
-  backlog(): Promise<number>;
-  /** Finishes the batch in flight and closes the relay's connections. */
-  stop(): Promise<void>;
-}
 
 export interface ThreadRelayOptions extends Omit<RelayWorkerData, "kickFlag"> {
   backlog(): Promise<number>;
@@ -22,6 +12,8 @@ export interface ThreadRelayOptions extends Omit<RelayWorkerData, "kickFlag"> {
   log?(msg: string): void;
   /** Wait before starting a thread again after it died (e.g. the postgres driver's uncaught TypeError). */
   restartMs?: number;
+  /** The restart timer's clock (tests pass relay-clock.fixture.ts's). */
+  clock?: RelayClock;
 }
 
 const STOP_TIMEOUT_MS = 15_000;
@@ -41,16 +33,21 @@ export class ThreadRelay implements Relay {
   private worker: Worker | undefined;
   private readonly kickFlag = new Int32Array(new SharedArrayBuffer(4));
   private stopping = false;
-  private restartTimer: NodeJS.Timeout | undefined;
+  private cancelRestart: CancelTimer | undefined;
   private stopped: Promise<void> | undefined;
   /** After stop(): true when the thread closed its connections itself before it exited. */
   stoppedCleanly = false;
 
   constructor(private readonly opts: ThreadRelayOptions) {}
 
+  /** The thread running now; undefined between a death and its restart (tests end it to see the restart). */
+  get thread(): Worker | undefined {
+    return this.worker;
+  }
+
   /** Resolves once the thread is connected and relaying; rejects when it could not start. */
   start(): Promise<void> {
-    const { backlog: _b, onPublished: _p, onParked: _k, log: _l, restartMs: _r, ...data } = this.opts;
+    const { backlog: _b, onPublished: _p, onParked: _k, log: _l, restartMs: _r, clock: _c, ...data } = this.opts;
     const workerData: RelayWorkerData = { ...data, kickFlag: this.kickFlag.buffer as SharedArrayBuffer };
     const worker = new Worker(bootUrl, { workerData, execArgv: workerExecArgv() });
     this.worker = worker;
@@ -83,15 +80,16 @@ export class ThreadRelay implements Relay {
   }
 
   private restartLater(): void {
-    clearTimeout(this.restartTimer);
-    this.restartTimer = setTimeout(() => {
+    this.cancelRestart?.();
+    const clock = this.opts.clock ?? systemClock;
+    const restart = () => {
       if (this.stopping) return;
       this.start().catch((err: unknown) => {
         this.opts.log?.(`relay thread did not start again: ${String(err)}`);
         this.restartLater();
       });
-    }, this.opts.restartMs ?? 1_000);
-    this.restartTimer.unref();
+    };
+    this.cancelRestart = clock.after(this.opts.restartMs ?? 1_000, restart, true);
   }
 
   kick(): void {
@@ -117,7 +115,7 @@ export class ThreadRelay implements Relay {
 
   private async stopWorker(): Promise<void> {
     this.stopping = true;
-    clearTimeout(this.restartTimer);
+    this.cancelRestart?.();
     const worker = this.worker;
     if (!worker) return;
     const exited = new Promise<void>((resolve) =>

@@ -1,5 +1,6 @@
 import { setImmediate } from "node:timers/promises";
 import type { PipelinedRun } from "./pipelined-run.ts";
+import type { CancelTimer, RelayClock } from "./relay-clock.ts";
 
 // What wakes the relay and how long an open batch waits, apart from what a batch does (relay.ts):
 // the flags below and the batch's timers are the relay's whole waiting state, and every change to
@@ -37,6 +38,7 @@ export class RelayWake {
 
   constructor(
     private readonly times: BatchTimes,
+    private readonly clock: RelayClock,
     /** Commits seen from another thread (relay-worker.ts). */
     private readonly commits?: CommitLatch,
   ) {}
@@ -78,20 +80,20 @@ export class RelayWake {
    * once they are all in for lingerMs, within the batch's maxBatchMs), "gap" when events have
    * waited gapWaitMs for their owners' previous ones, "done" when the batch should close.
    */
-  async nextInBatch(run: PipelinedRun, openedAt: number, waitingSince: number | undefined, stopped: () => boolean): Promise<BatchStep> {
-    const timers: NodeJS.Timeout[] = [];
+  async nextInBatch(run: Pick<PipelinedRun, "settled" | "failed">, openedAt: number, waitingSince: number | undefined, stopped: () => boolean): Promise<BatchStep> {
+    const timers: CancelTimer[] = [];
     const after = <T>(ms: number, value: T) =>
       new Promise<T>((resolve) => {
-        timers.push(setTimeout(() => resolve(value), Math.max(0, ms)));
+        timers.push(this.clock.after(ms, () => resolve(value)));
       });
     try {
       const kick = this.next().then(() => "kick" as const);
-      const gap = waitingSince === undefined ? [] : [after(waitingSince + this.times.gapWaitMs - performance.now(), "gap" as const)];
+      const gap = waitingSince === undefined ? [] : [after(waitingSince + this.times.gapWaitMs - this.clock.now(), "gap" as const)];
       const first = await Promise.race([run.settled(), kick, ...gap]);
       if (first === "kick") return first;
       let timedOut: "gap" | "done" = "gap";
       if (first === "settled") {
-        const left = Math.min(this.times.lingerMs, this.times.maxBatchMs - (performance.now() - openedAt));
+        const left = Math.min(this.times.lingerMs, this.times.maxBatchMs - (this.clock.now() - openedAt));
         if (left <= 0 || run.failed() || stopped()) return "done";
         const second = await Promise.race([kick, ...gap, after(left, "done" as const)]);
         if (second === "kick") return second;
@@ -102,7 +104,7 @@ export class RelayWake {
       await setImmediate();
       return this.again ? "kick" : timedOut;
     } finally {
-      for (const t of timers) clearTimeout(t);
+      for (const cancel of timers) cancel();
       this.waiter = undefined;
     }
   }

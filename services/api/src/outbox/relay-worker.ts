@@ -41,9 +41,9 @@ try {
     else if (m.type === "event") relay.offer(m.event);
     else if (m.type === "stop") {
       void (async () => {
-        await relay.stop();
+        // Finishes the batch in flight, then closes the relay's Postgres connection.
+        await relay.stop().catch((err: unknown) => log(`relay thread: postgres close failed: ${String(err)}`));
         await nats.close().catch((err: unknown) => log(`relay thread: nats close failed: ${String(err)}`));
-        await store.close().catch((err: unknown) => log(`relay thread: postgres close failed: ${String(err)}`));
         post({ type: "stopped" });
         // Ends the thread even if a library left a handle open; exit code 0 tells the main thread all closed.
         process.exit(0);

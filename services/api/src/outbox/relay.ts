@@ -2,16 +2,32 @@ import { setImmediate } from "node:timers/promises";
 import type { NatsLink } from "../nats/connect.ts";
 import { JetStreamPublisher } from "../nats/publisher.ts";
 import type { CommittedEvent } from "../store/committed-event.ts";
-import { splitBatch, type Outgoing, type ToPark } from "./batch.ts";
+import { settleBatch, type BatchResult, type Outgoing, type Sent, type ToPark } from "./batch.ts";
 import { MemoryEvents } from "./memory-events.ts";
-import { PipelinedRun } from "./pipelined-run.ts";
+import { PipelinedRun, sendInTurn } from "./pipelined-run.ts";
 import { isPermanentPublishError } from "./prepare.ts";
+import { systemClock, type CancelTimer, type RelayClock } from "./relay-clock.ts";
+import { INITIAL, ROWS_READ, STOP, step, WAKE, type Outcome, type RelayEffect, type RelayEvent } from "./relay-state.ts";
 import type { RelayBatch, RelayStore } from "./relay-store.ts";
 import { RelayWake, type CommitLatch } from "./relay-wake.ts";
+
+/** What the API holds of its relay: this one on its event loop, or one in a thread (relay-thread.ts). */
+export interface Relay {
+  /** Cheap and coalescing: call after every commit that has no event to hand over (offer). */
+  kick(): void;
+  /** The event a write just committed, for the relay to publish without reading it back; a kick too. */
+  offer(event: CommittedEvent): void;
+  /** Rows committed but not yet published (the backlog gauge). */
+  backlog(): Promise<number>;
+  /** Finishes the batch in flight and closes the relay's connections. */
+  stop(): Promise<void>;
+}
 
 export interface RelayOptions {
   store: RelayStore;
   nats: NatsLink;
+  /** Rows committed but not yet published, on the API's database (the relay's own store is busy with batches). */
+  backlog?(): Promise<number>;
   batchSize?: number;
   /** Fallback poll for rows nobody kicked for (e.g. written while NATS was down on another replica). */
   pollMs?: number;
@@ -35,6 +51,8 @@ export interface RelayOptions {
   log?(msg: string): void;
   /** Commits seen from another thread (relay-worker.ts): each batch resets it, an idle relay asks it before it sleeps. */
   commits?: CommitLatch;
+  /** The timers' clock (tests pass relay-clock.fixture.ts's). */
+  clock?: RelayClock;
 }
 
 /**
@@ -45,103 +63,127 @@ export interface RelayOptions {
  * reference event, and a row that can never be published is parked
  * (outbox_parked) with the later rows of its owner, while other owners flow.
  *
+ * Its states (idle, reading, publishing, waiting for NATS, backing off, ...) and what moves it
+ * between them are relay-state.ts's; this class runs the batches and carries out the effects.
+ *
  * The process that commits a write also hands its event over (offer), and a batch that is open
  * publishes it from memory, with no read, when it follows its owner's last one (MemoryEvents).
  * So that this is the usual case, a batch whose publishes are acked stays open for a little while
  * (lingerMs) for the next event: at a steady rate, a run of events shares one read, one delete
  * and one commit, and each event costs no Postgres round trip of its own.
  */
-export class OutboxRelay {
-  private running: Promise<void> | undefined;
+export class OutboxRelay implements Relay {
+  private state = INITIAL;
   private readonly wake: RelayWake;
-  private stopped = false;
-  private timer: NodeJS.Timeout | undefined;
-  private retryTimer: NodeJS.Timeout | undefined;
-  private failures = 0;
+  private readonly clock: RelayClock;
+  private cancelPoll: CancelTimer | undefined;
+  private cancelWake: CancelTimer | undefined;
   private cleanups: (() => unknown)[] = [];
   private readonly batchSize: number;
   private readonly memory = new MemoryEvents();
   private publisher: JetStreamPublisher | undefined;
+  private closed: Promise<void> | undefined;
+  private markClosed: () => void = () => {};
 
   constructor(private readonly opts: RelayOptions) {
     this.batchSize = opts.batchSize ?? 200;
+    this.clock = opts.clock ?? systemClock;
     const times = { lingerMs: opts.lingerMs ?? 10, maxBatchMs: opts.maxBatchMs ?? 50, gapWaitMs: opts.gapWaitMs ?? 3 };
-    this.wake = new RelayWake(times, opts.commits);
+    this.wake = new RelayWake(times, this.clock, opts.commits);
   }
 
   /** An event this process just committed (a kick too). Dropping one is harmless: the outbox has it. */
   offer(event: CommittedEvent): void {
-    if (this.stopped) return;
+    if (this.ending()) return;
     this.memory.offer(event);
-    this.wakeUp();
+    this.dispatch(WAKE);
   }
 
   async start(): Promise<void> {
     this.publisher = new JetStreamPublisher(this.opts.nats.nc, this.opts.publishTimeoutMs, this.opts.ownerFeed);
     this.cleanups.push(this.opts.nats.onReconnect(() => this.kick()));
-    this.timer = setInterval(() => this.kick(), this.opts.pollMs ?? 1_000);
-    this.timer.unref();
+    const pollMs = this.opts.pollMs ?? 1_000;
+    const poll = () => {
+      if (this.ending()) return;
+      this.kick();
+      this.cancelPoll = this.clock.after(pollMs, poll, true);
+    };
+    this.cancelPoll = this.clock.after(pollMs, poll, true);
     this.kick();
   }
 
   /** Cheap and coalescing: call after every commit that handed no event over (offer). */
   kick(): void {
-    if (this.stopped) return;
+    if (this.ending()) return;
     this.wake.kickRead();
-    this.wakeUp();
+    this.dispatch(WAKE);
   }
 
-  private wakeUp(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.wake.notify();
-      return;
-    }
-    this.running = this.loop().finally(() => {
-      this.running = undefined;
-    });
+  backlog(): Promise<number> {
+    return this.opts.backlog?.() ?? Promise.reject(new Error("this relay was given no backlog query"));
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    clearTimeout(this.retryTimer);
+    this.closed ??= new Promise((resolve) => {
+      this.markClosed = resolve;
+    });
+    this.dispatch(STOP);
+    this.cancelPoll?.();
     for (const c of this.cleanups.splice(0)) await c();
-    await this.running;
-    // After the last batch: closing rejects what still waits for an ack.
-    this.publisher?.close();
+    await this.closed;
+    await this.opts.store.close();
   }
 
-  private async loop(): Promise<void> {
-    for (;;) {
-      this.wake.beginLook();
-      let outcome: Outcome;
-      try {
-        outcome = await this.drainBatch();
-      } catch (err) {
-        this.opts.log?.(`outbox relay: ${String(err)}`);
-        outcome = "failed";
-      }
-      if (this.stopped) return;
-      if (outcome === "failed") {
+  private ending(): boolean {
+    return this.state.name === "stopping" || this.state.name === "stopped";
+  }
+
+  private dispatch(event: RelayEvent): void {
+    const { state, effects } = step(this.state, event);
+    this.state = state;
+    for (const e of effects) this.apply(e);
+  }
+
+  private apply(e: RelayEffect): void {
+    switch (e.type) {
+      case "run-batch":
+        void this.runBatch();
+        return;
+      case "notify-batch":
+        this.wake.notify();
+        return;
+      case "wake-in":
+        this.cancelWake?.();
+        this.cancelWake = this.clock.after(e.ms, () => this.kick(), true);
+        return;
+      case "cancel-wake":
+        this.cancelWake?.();
+        this.cancelWake = undefined;
+        return;
+      case "forget-memory":
         this.memory.reset();
-        this.failures++;
-        this.retryLater(Math.min(50 * 2 ** this.failures, 5_000));
         return;
-      }
-      this.failures = 0;
-      if (outcome === "busy") {
-        this.retryLater(25);
+      case "close":
+        this.cancelWake?.();
+        // After the last batch: closing rejects what still waits for an ack.
+        this.publisher?.close();
+        this.markClosed();
         return;
-      }
-      if (outcome === "idle" && this.wake.quiet()) return;
     }
   }
 
-  private retryLater(ms: number): void {
-    clearTimeout(this.retryTimer);
-    this.retryTimer = setTimeout(() => this.kick(), ms);
-    this.retryTimer.unref();
+  private async runBatch(): Promise<void> {
+    this.wake.beginLook();
+    let outcome: Outcome;
+    try {
+      outcome = await this.drainBatch();
+    } catch (err) {
+      this.opts.log?.(`outbox relay: ${String(err)}`);
+      outcome = "failed";
+    }
+    // Asked only when the relay would sleep: asking puts the cross-thread latch to sleep too.
+    const wokeDuring = (outcome === "idle" || outcome === "no-nats") && !this.ending() && !this.wake.quiet();
+    this.dispatch({ type: "batch-ended", outcome, wokeDuring });
   }
 
   private async drainBatch(): Promise<Outcome> {
@@ -151,7 +193,7 @@ export class OutboxRelay {
     this.memory.dropFirst(this.memory.queued());
     this.wake.readStarted();
     // While disconnected the client would buffer publishes and time out; wait for the reconnect kick.
-    if (!this.opts.nats.connected()) return "idle";
+    if (!this.opts.nats.connected()) return "no-nats";
     const result = await this.opts.store.batch(this.batchSize, (batch) => this.publishBatch(batch));
     if (result === "busy") return "busy";
     // Counted once the batch committed: deletes and parks take effect with the commit, and a batch
@@ -163,25 +205,22 @@ export class OutboxRelay {
 
   private async publishBatch(batch: RelayBatch): Promise<BatchResult> {
     if (batch.rows.length === 0) return { outcome: "idle", published: [], fromMemory: 0, parked: 0 };
+    this.dispatch(ROWS_READ);
     // After a failure, one batch goes one at a time (always makes progress); otherwise pipelined.
-    const sent = this.failures > 0 ? await this.sendInTurn(batch) : await this.sendPipelined(batch);
-    const { send, ackedAt, failure } = sent;
-    const done = ackedAt.length;
-    if (done > 0) await batch.deletePublished(send.slice(0, done).map((m) => m.row.seq));
+    const sent =
+      this.state.failures > 0
+        ? await sendInTurn(batch, { maxPayload: this.opts.nats.maxPayload(), batchSize: this.batchSize }, (m) => this.publish(m), (parked) => this.park(batch, parked))
+        : await this.sendPipelined(batch);
+    const { acked, park, outcome } = settleBatch(sent, isPermanentPublishError);
+    if (acked.length > 0) await batch.deletePublished(acked.map((m) => m.row.seq));
     // The wait before the read is Postgres's clock, the rest this thread's: no two clocks are compared.
-    const published = ackedAt.map((at, i) => Number(send[i]!.row.waited_ms) + (at - sent.readAt(i)));
-    const fromMemory = send.slice(0, done).filter((m) => m.row.handed).length;
+    const published = sent.ackedAt.map((at, i) => Number(sent.send[i]!.row.waited_ms) + (at - sent.readAt(i)));
+    const fromMemory = acked.filter((m) => m.row.handed).length;
     // What was sent after a refusal is not in the stream: the outbox, not memory, knows what is next.
-    if (failure !== undefined) this.memory.reset();
-    if (failure === undefined) return { outcome: sent.full || sent.parked > 0 ? "more" : "idle", published, fromMemory, parked: sent.parked };
-    if (!isPermanentPublishError(failure)) {
-      this.opts.log?.(`outbox relay: publish failed, will retry: ${String(failure)}`);
-      return { outcome: "failed", published, fromMemory, parked: sent.parked };
-    }
-    // The rows after it were refused only because it is missing: the next batch sends them.
-    const failed = send[done]!;
-    await this.park(batch, [{ row: failed.row, owner: failed.owner, reason: `publish refused: ${String(failure)}` }]);
-    return { outcome: "more", published, fromMemory, parked: sent.parked + 1 };
+    if (sent.failure !== undefined) this.memory.reset();
+    if (outcome === "failed") this.opts.log?.(`outbox relay: publish failed, will retry: ${String(sent.failure)}`);
+    if (park) await this.park(batch, [park]);
+    return { outcome, published, fromMemory, parked: sent.parked + (park ? 1 : 0) };
   }
 
   /**
@@ -191,7 +230,7 @@ export class OutboxRelay {
    */
   private async sendPipelined(batch: RelayBatch): Promise<Sent> {
     const run = new PipelinedRun(batch.heldFrom, this.opts.nats.maxPayload());
-    const openedAt = performance.now();
+    const openedAt = this.clock.now();
     /** Since when handed-over events wait for their owner's previous one. */
     let waitingSince: number | undefined;
     let read = batch.rows;
@@ -204,7 +243,7 @@ export class OutboxRelay {
       if (read.length === this.batchSize || run.size() >= this.batchSize) break;
       // Waiting for the acks, a commit may come: its rows go out at once, chained after the ones in
       // flight, instead of after these acks, their deletes and the commit of this batch.
-      const woke = await this.wake.nextInBatch(run, openedAt, waitingSince, () => this.stopped);
+      const woke = await this.wake.nextInBatch(run, openedAt, waitingSince, () => this.ending());
       if (woke === "done" || run.failed()) break;
       if (woke === "kick") {
         // Every event already posted arrives before the relay looks: commits of one owner answered
@@ -213,7 +252,7 @@ export class OutboxRelay {
         this.wake.beginLook();
         if (!this.wake.readNeeded()) {
           const { rows, waiting } = this.memory.take((owner) => run.isHeld(owner), Date.now());
-          waitingSince = waiting > 0 ? (waitingSince ?? performance.now()) : undefined;
+          waitingSince = waiting > 0 ? (waitingSince ?? this.clock.now()) : undefined;
           read = rows;
           continue;
         }
@@ -232,24 +271,6 @@ export class OutboxRelay {
     return { ...(await run.outcome()), send: run.sent(), readAt: (i) => run.readAt(i), full, parked: run.parkedCount() };
   }
 
-  /** The careful path after a failure: one batch as read, each publish acked before the next. */
-  private async sendInTurn(batch: RelayBatch): Promise<Sent> {
-    const readAt = performance.now();
-    const { send, parked } = splitBatch(batch.rows, batch.heldFrom, this.opts.nats.maxPayload());
-    if (parked.length > 0) await this.park(batch, parked);
-    const ackedAt: number[] = [];
-    let failure: unknown;
-    for (const m of send) {
-      try {
-        ackedAt.push(await this.publish(m));
-      } catch (err) {
-        failure = err;
-        break;
-      }
-    }
-    return { send, ackedAt, ...(failure !== undefined ? { failure } : {}), readAt: () => readAt, full: batch.rows.length === this.batchSize, parked: parked.length };
-  }
-
   private async park(batch: RelayBatch, parked: readonly ToPark[]): Promise<void> {
     await batch.park(parked);
     for (const p of parked) this.opts.log?.(`outbox relay: parked seq ${p.row.seq} (${p.row.subject}): ${p.reason}`);
@@ -263,34 +284,4 @@ export class OutboxRelay {
     });
     return performance.now();
   }
-}
-
-/**
- * How a batch ended, which decides what the relay does next (loop): "idle" sleeps unless a kick,
- * an event or another thread's commit came meanwhile; "more" runs the next batch at once; "busy"
- * (another relay holds the lock) looks again in 25 ms; "failed" backs off, 100 ms doubling up to
- * 5 s, and forgets the events handed over in memory.
- */
-type Outcome = "idle" | "more" | "busy" | "failed";
-
-interface BatchResult {
-  outcome: Outcome;
-  /** Each published event's delay from its write to its ack, in ms. */
-  published: number[];
-  /** How many of them were handed over in memory rather than read from the outbox. */
-  fromMemory: number;
-  parked: number;
-}
-
-/** What a batch sent: the acked rows are a prefix of `send`, followed by the first failure if any. */
-interface Sent {
-  send: readonly Outgoing[];
-  /** When each acked row was acked (performance.now()). */
-  ackedAt: number[];
-  failure?: unknown;
-  /** When the read that returned `send[i]` came back. */
-  readAt(i: number): number;
-  /** The batch read as many rows as it may: more are likely waiting. */
-  full: boolean;
-  parked: number;
 }

@@ -2,9 +2,9 @@ import type { ApiConfig } from "../config.ts";
 import type { Database } from "../db/database.ts";
 import type { Metrics } from "../metrics.ts";
 import type { NatsLink } from "../nats/connect.ts";
-import { OutboxRelay } from "./relay.ts";
+import { OutboxRelay, type Relay } from "./relay.ts";
 import { drizzleRelayStore, outboxBacklog } from "./relay-store.ts";
-import { ThreadRelay, type Relay } from "./relay-thread.ts";
+import { ThreadRelay } from "./relay-thread.ts";
 
 export interface StartRelayOptions {
   config: ApiConfig;
@@ -44,24 +44,16 @@ export async function startRelay(o: StartRelayOptions): Promise<Relay> {
     });
     return relay;
   }
-  const store = drizzleRelayStore(database);
   const relay = new OutboxRelay({
-    store,
+    store: drizzleRelayStore(database),
     nats: o.nats,
     pollMs: config.relayPollMs,
     ownerFeed: config.auth?.natsAccountSeed !== undefined,
+    backlog,
     ...counters,
   });
   await relay.start();
-  return {
-    kick: () => relay.kick(),
-    offer: (event) => relay.offer(event),
-    backlog,
-    stop: async () => {
-      await relay.stop();
-      await store.close();
-    },
-  };
+  return relay;
 }
 
 /** Only what the thread needs to sign its NATS user: the rest of the auth config stays here. */
