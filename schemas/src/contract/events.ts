@@ -48,6 +48,11 @@ export const breadcrumbEventSchema = z.object({
   tags: z.array(tagSchema),
   version: z.number().int().min(1),
   at: isoTimeSchema,
+  /**
+   * On an update applied as a merge patch: the top-level context keys whose value it changed
+   * (added, removed or different), sorted. Absent on other events: any key may have changed.
+   */
+  changed: z.array(z.string()).optional(),
   breadcrumb: breadcrumbSchema,
 });
 export type BreadcrumbEvent = z.infer<typeof breadcrumbEventSchema>;

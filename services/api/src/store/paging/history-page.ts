@@ -28,14 +28,14 @@ interface RawRow {
 /**
  * The contract's event body (@crumbs/schemas breadcrumbEventOf: the same fields in the same order)
  * as text, made in the statement: the breadcrumb is jsonb's text, the title and tags its values'
- * JSON text. Building it in JS from the columns cost the API's main thread more than the rest of
+ * JSON text, and `changed` where a merge patch set it. Building it in JS from the columns cost the API's main thread more than the rest of
  * the page (string building and its garbage, 1,000 events a page).
  */
 const EVENT_JSON = sql.raw(`'{"seq":' || seq || ',"type":"breadcrumb.' || event || '","id":"' || breadcrumb_id ||
   '","owner":' || to_json(owner)::text || ',"schema_name":' || to_json(schema_name)::text ||
   ',"title":' || coalesce((breadcrumb->'title')::text, 'null') || ',"tags":' || coalesce((breadcrumb->'tags')::text, 'null') ||
   ',"version":' || version || ',"at":"' || to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') ||
-  '","breadcrumb":' || breadcrumb::text || '}'`);
+  '"' || coalesce(',"changed":' || changed::text, '') || ',"breadcrumb":' || breadcrumb::text || '}'`);
 
 /**
  * One step of a page as ONE statement: the next `wanted + 1` rows after `after`, each sized, the
@@ -63,7 +63,7 @@ function stepStatement(where: SQL[], after: number | undefined, s: { wanted: num
                     end as bytes
           from (
             select ${h.seq} as seq, ${h.event} as event, ${h.breadcrumb_id} as breadcrumb_id, ${h.owner} as owner,
-                   ${h.schema_name} as schema_name, ${h.version} as version, ${h.at} as at, ${h.breadcrumb} as breadcrumb,
+                   ${h.schema_name} as schema_name, ${h.version} as version, ${h.at} as at, ${h.breadcrumb} as breadcrumb, ${h.changed} as changed,
                    pg_column_size(${h.breadcrumb}) as stored
             from ${h} where ${filter}
             order by ${sql.join(orderByKeys(h, HISTORY_ORDER), sql`, `)}
