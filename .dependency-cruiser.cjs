@@ -21,7 +21,7 @@ const TESTS = "(^|/)test/|\\.test\\.ts$";
 /** The light subpaths of @crumbs/schemas (package.json `exports`), and the light modules they use. */
 const LIGHT_SCHEMAS =
   "^schemas/src/contract/(browser-action-schema|action-names|role-selector-schema|action-result-schema|task-cancel-schema|task-names|" +
-  "reference-page-hints|pcd-schema|token-estimate|regex-limits|reference-event|sse-parser|nats-names|zod-mini|api-errors|errors)\\.ts$";
+  "reference-page-hints|pcd-schema|token-estimate|merge-patch|regex-limits|reference-event|sse-parser|nats-names|zod-mini|api-errors|errors)\\.ts$";
 
 module.exports = {
   forbidden: [

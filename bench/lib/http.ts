@@ -46,9 +46,10 @@ export class HttpClient {
   request(method: string, path: string, opts: { body?: unknown; headers?: Record<string, string> } = {}): Promise<HttpResponse> {
     const payload = opts.body === undefined ? undefined : typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
     let head = `${method} ${path} HTTP/1.1\r\nhost: ${this.host}:${this.port}\r\nauthorization: Bearer ${this.token}\r\n`;
-    if (payload !== undefined) head += `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\n`;
+    const { "content-type": type = "application/json", ...headers } = opts.headers ?? {};
+    if (payload !== undefined) head += `content-type: ${type}\r\ncontent-length: ${Buffer.byteLength(payload)}\r\n`;
     else if (method !== "GET" && method !== "HEAD") head += "content-length: 0\r\n";
-    for (const [k, v] of Object.entries(opts.headers ?? {})) head += `${k}: ${v}\r\n`;
+    for (const [k, v] of Object.entries(headers)) head += `${k}: ${v}\r\n`;
     const text = `${head}\r\n${payload ?? ""}`;
     return new Promise((resolve, reject) => {
       if (this.closed) return reject(new Error("HttpClient is closed"));

@@ -1,5 +1,6 @@
 import type { Suite } from "../types.ts";
 import { apps } from "./apps.ts";
+import { contextPatch } from "./context-patch.ts";
 import { dashboard } from "./dashboard.ts";
 import { eventLatency } from "./event-latency.ts";
 import { hostileNeighbour } from "./hostile-neighbour.ts";
@@ -14,4 +15,4 @@ import { taskController } from "./task-controller.ts";
 import { writePath } from "./write-path.ts";
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: Suite[] = [writePath, eventLatency, llmView, selectorRouting, replay, snapshot, apps, runner, taskController, hostileNeighbour, hostileReads, dashboard, scale];
+export const suites: Suite[] = [writePath, contextPatch, eventLatency, llmView, selectorRouting, replay, snapshot, apps, runner, taskController, hostileNeighbour, hostileReads, dashboard, scale];

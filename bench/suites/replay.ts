@@ -110,8 +110,8 @@ export const replay: Suite = {
       return {
         suite: "replay",
         figures: [
-          higherIsBetter({ metric: "/v1/events events/s", value: round(apiRate, 0), unit: "/s", baseline: { name: "same rows via SQL cursor", value: round(directRate, 0), unit: "/s" } }),
-          higherIsBetter({ metric: "crumbs replay --publish events/s", value: round(cliRate, 0), unit: "/s", baseline: { name: "nats.js publish, same msgs", value: round(natsRate, 0), unit: "/s" } }),
+          higherIsBetter({ metric: "/v1/events events/s", value: round(apiRate, 0), unit: "/s", baseline: { name: "same rows via SQL cursor", value: round(directRate, 0), unit: "/s" }, goal: ">= 0.5x", minRatio: 0.5 }),
+          higherIsBetter({ metric: "crumbs replay --publish events/s", value: round(cliRate, 0), unit: "/s", baseline: { name: "nats.js publish, same msgs", value: round(natsRate, 0), unit: "/s" }, goal: ">= 0.5x", minRatio: 0.5 }),
         ],
         params: { rows: ROWS, event_bytes: sample.length, cli_reported_per_s: reported, cli_seconds: run.seconds },
       };

@@ -18,6 +18,7 @@ export { schemaNameSchema, ownerSchema, tagSchema, isoTimeSchema, SCHEMA_NAME_PA
 export * from "./contract/breadcrumb.ts";
 export * from "./contract/request-bodies.ts";
 export * from "./contract/events.ts";
+export * from "./contract/merge-patch.ts";
 
 export * from "./selector/selector-schema.ts";
 export { compileSelector, parseSelectorParam, type CompiledSelector, type SelectorTarget } from "./selector/selector-compile.ts";
@@ -51,6 +52,8 @@ export {
   REFERENCE_PAGE_CONTEXT_TAGS,
   REFERENCE_PAGE_CONTEXT_KEY,
 } from "./contract/fixtures/page-context-example.ts";
+export { MERGE_PATCH_EXAMPLES } from "./contract/fixtures/merge-patch-examples.ts";
 export { agentConsumerPrefix, consumerToken, isAgentConsumer, AGENT_CONSUMER_PREFIX } from "./contract/agent-consumer.ts";
 export * from "./contract/api-keys.ts";
 export * from "./contract/admin-views.ts";
+export { LruCache } from "./lru.ts";

@@ -176,7 +176,8 @@ describe("the only runner process killed mid-task", () => {
     const t0 = Date.now();
     const b = spawnRunner({ ...s.env, CRUMBS_URL: proxy.url });
     children.push(b);
-    const [taskAnswer] = await waitForCount(s.client, "agent.response.v1", 1, "session:task");
+    // Up to a minute: the new process starts from source (tsx) first, 15 s was too little at load 15.
+    const [taskAnswer] = await waitForCount(s.client, "agent.response.v1", 1, "session:task", 60_000);
     const bAnswered = Date.now() - t0;
 
     // Kill 2: B dies the moment the API committed its answer to this trigger, before the ack.

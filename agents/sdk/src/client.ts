@@ -6,7 +6,7 @@ import { natsCredsAuthenticator } from "./nats-creds.ts";
 import { connectWithToken, type TokenNats } from "./token-nats.ts";
 import type { EventSubscription } from "./event-subscription.ts";
 import type { Breadcrumb, CreateBreadcrumb } from "./known.ts";
-import { publishReplay, replayEvents, type ReplayOptions, type ReplayPublishResult } from "./replay.ts";
+import { publishReplay, replayEvents, type PublishReplayOptions, type ReplayOptions, type ReplayPublishResult } from "./replay.ts";
 import { replyTo, respondTo } from "./reply.ts";
 import type { Selector, SelectorInput } from "./selector.ts";
 import { subscribeEvents, type SubscribeOptions } from "./subscribe.ts";
@@ -121,7 +121,7 @@ export class CrumbsClient extends CrumbsHttp {
    * alone use `replay`: the owner's `REPLAY` stream stores it (once per msg id within its duplicate
    * window) and an agent subscribed with `{subjectPrefix: "replay"}` receives it.
    */
-  publishReplay(prefix: string, selector?: Selector, opts: ReplayOptions = {}): Promise<ReplayPublishResult> {
+  publishReplay(prefix: string, selector?: Selector, opts: PublishReplayOptions = {}): Promise<ReplayPublishResult> {
     return this.nats().then((nc) => publishReplay(this, nc, prefix, selector, opts));
   }
 

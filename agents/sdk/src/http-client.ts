@@ -139,17 +139,16 @@ export class CrumbsHttp {
   }
 
   async events(query: EventsQuery = {}, opts: CallOptions = {}): Promise<EventsPage> {
-    return this.request("GET", "/v1/events", {
-      query: {
-        after: query.after,
-        since: timeParam(query.since),
-        until: timeParam(query.until),
-        selector: jsonParam(query.selector),
-        limit: query.limit,
-      },
-      schema: eventsPageSchema,
-      signal: opts.signal,
-    }) as Promise<EventsPage>;
+    return this.request("GET", "/v1/events", { query: eventsQuery(query), schema: eventsPageSchema, signal: opts.signal }) as Promise<EventsPage>;
+  }
+
+  /**
+   * `GET /v1/events` as the bytes the API sent, unchecked: for a caller that forwards each event's
+   * JSON as it is (replay-pages.ts checks the fields it uses).
+   */
+  async eventsBytes(query: EventsQuery = {}, opts: CallOptions = {}): Promise<Uint8Array> {
+    const res = await this.transport.send("GET", "/v1/events", { query: eventsQuery(query), signal: opts.signal });
+    return new Uint8Array(await res.arrayBuffer());
   }
 
   /**
@@ -237,4 +236,8 @@ function timeParam(t: string | Date | undefined): string | undefined {
 /** A selector as its query parameter: JSON. */
 function jsonParam(value: unknown): string | undefined {
   return value === undefined ? undefined : JSON.stringify(value);
+}
+
+function eventsQuery(q: EventsQuery): Query {
+  return { after: q.after, since: timeParam(q.since), until: timeParam(q.until), selector: jsonParam(q.selector), limit: q.limit };
 }

@@ -16,7 +16,7 @@ export { ApiResponseError, ApiTimeoutError, ApiUnreachableError } from "./errors
 export { subscribeEvents, type SubscribeOptions } from "./subscribe.ts";
 export { EventSubscription, type Delivery } from "./event-subscription.ts";
 export { handleEvents, type HandleEventsOptions } from "./handle-events.ts";
-export { publishReplay, replayEvents, type ReplayOptions, type ReplayPublishResult } from "./replay.ts";
+export { publishReplay, replayEvents, type PublishReplayOptions, type ReplayOptions, type ReplayPublishResult } from "./replay.ts";
 export {
   isReplayPrefix,
   openReplayPublisher,
@@ -47,6 +47,7 @@ export {
   type NewApiKey,
   type ParkedOutboxPage,
   type PatchBreadcrumb,
+  type ReplayedEvent,
   type SchemaCounts,
 } from "./wire.ts";
 export { ERROR_CODES, CrumbsError, type ErrorCode, type ErrorDetails, type ErrorIssue } from "@crumbs/schemas";

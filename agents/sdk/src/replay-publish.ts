@@ -31,14 +31,23 @@ export interface ReplayPublisher {
   /** The event is published whole, as JSON (or as its reference event when it does not fit). */
   publish(event: BreadcrumbEvent): Promise<void>;
   /**
+   * The same with the event's JSON given as bytes (as the API sent them: nothing serialised
+   * again). Returns a promise only when the caller must wait (the window of unacknowledged
+   * JetStream publishes is full, or the stream is not looked up yet).
+   */
+  publishJson(event: ReplayedEventFields, json: Uint8Array): Promise<void> | undefined;
+  /**
    * Waits until every publish was accepted (or refused) and the server has seen them all; the
    * connection stays open. Rejects with the first failure: a NatsPermissionError for a refusal.
    */
   done(): Promise<ReplayPublishCounts>;
 }
 
-/** Publishes awaiting their acknowledgement at once: enough to keep a replay streaming, bounded. */
-const WINDOW = 256;
+/**
+ * Publishes awaiting their acknowledgement at once: enough to keep a replay streaming, bounded.
+ * 256 left the publisher waiting on acks between pages of 1,000 events.
+ */
+const WINDOW = 1_024;
 
 /**
  * Publishes replayed events on `<prefix>.<owner>.<type>.<schema_name>`, in the order given. When a
@@ -66,50 +75,56 @@ export async function openReplayPublisher(nc: NatsConnection, prefix: string): P
   })().catch(() => {});
   const jsm = await nc.jetstreamManager({ timeout: 2_000 }).catch(() => undefined);
   const js: JetStreamClient | undefined = jsm ? nc.jetstream() : undefined;
-  const streamOf = new Map<string, Promise<string | undefined>>();
-  const findStream = (subject: string) => {
-    let found = streamOf.get(subject);
-    if (!found) {
-      found = jsm ? jsm.streams.find(subject).catch(() => undefined) : Promise.resolve(undefined);
-      streamOf.set(subject, found);
-    }
-    return found;
+  // The stream of each subject, looked up once; a replay has a few subjects and many events.
+  const streamOf = new Map<string, string | undefined>();
+  const findStream = async (subject: string) => {
+    const found = jsm ? await jsm.streams.find(subject).catch(() => undefined) : undefined;
+    streamOf.set(subject, found);
   };
   const inFlight = new Set<Promise<PubAck>>();
   const counts: ReplayPublishCounts = { jetstream: 0, duplicates: 0, core: 0 };
   let failure: unknown;
 
+  const send = (event: ReplayedEventFields, json: Uint8Array): Promise<void> | undefined => {
+    if (refused) throw refused;
+    if (failure) throw failure;
+    const subject = replaySubject(prefix, event);
+    if (!streamOf.has(subject)) return findStream(subject).then(() => send(event, json));
+    const data = fitted(event, json, nc.info?.max_payload);
+    const msgID = replayMsgId(event);
+    if (js && streamOf.get(subject)) {
+      // Publishes from one connection keep their order, so a window of unacked ones is safe.
+      const p = js.publish(subject, data, { msgID });
+      inFlight.add(p);
+      p.then(
+        (ack) => {
+          inFlight.delete(p);
+          if (ack.duplicate) counts.duplicates++;
+          counts.jetstream++;
+        },
+        (err: unknown) => {
+          inFlight.delete(p);
+          const e = asPermissionError(err, { operation: "publish", subject });
+          failure ??= e instanceof NatsPermissionError ? e : new Error(`JetStream publish to ${subject} failed: ${(err as Error).message}`);
+        },
+      );
+      // Acks come in publish order: waiting for the oldest frees the window (a race over all of
+      // them cost a reaction per publish in flight, for every publish).
+      if (inFlight.size >= WINDOW) return inFlight.values().next().value!.then(() => undefined, () => undefined);
+    } else {
+      const h = natsHeaders();
+      h.set("Nats-Msg-Id", msgID);
+      nc.publish(subject, data, { headers: h });
+      counts.core++;
+    }
+    return undefined;
+  };
+
   return {
     async publish(event) {
-      if (refused) throw refused;
-      if (failure) throw failure;
-      const subject = replaySubject(prefix, event);
-      const data = fitted(event, nc.info?.max_payload);
-      const msgID = replayMsgId(event);
-      if (js && (await findStream(subject))) {
-        // Publishes from one connection keep their order, so a window of unacked ones is safe.
-        const p = js.publish(subject, data, { msgID });
-        inFlight.add(p);
-        p.then(
-          (ack) => {
-            inFlight.delete(p);
-            if (ack.duplicate) counts.duplicates++;
-            counts.jetstream++;
-          },
-          (err: unknown) => {
-            inFlight.delete(p);
-            const e = asPermissionError(err, { operation: "publish", subject });
-            failure ??= e instanceof NatsPermissionError ? e : new Error(`JetStream publish to ${subject} failed: ${(err as Error).message}`);
-          },
-        );
-        if (inFlight.size >= WINDOW) await Promise.race(inFlight).catch(() => {});
-      } else {
-        const h = natsHeaders();
-        h.set("Nats-Msg-Id", msgID);
-        nc.publish(subject, data, { headers: h });
-        counts.core++;
-      }
+      await send(event, new TextEncoder().encode(JSON.stringify(event)));
     },
+    publishJson: send,
     async done() {
       try {
         await Promise.allSettled([...inFlight]);
@@ -130,12 +145,11 @@ export async function openReplayPublisher(nc: NatsConnection, prefix: string): P
 const HEADER_ALLOWANCE_BYTES = 1_024;
 
 /**
- * The event as the relay would send it: itself when it fits the server's max_payload, otherwise
+ * The event as the relay would send it: its JSON when it fits the server's max_payload, otherwise
  * its reference event (breadcrumb left out), which the SDK completes from the API.
  */
-function fitted(event: BreadcrumbEvent, maxPayload = 1024 * 1024): Uint8Array {
-  const enc = new TextEncoder();
-  const full = enc.encode(JSON.stringify(event));
-  if (full.length <= maxPayload - HEADER_ALLOWANCE_BYTES) return full;
-  return enc.encode(JSON.stringify(referenceEventOf(event)));
+function fitted(event: ReplayedEventFields, json: Uint8Array, maxPayload = 1024 * 1024): Uint8Array {
+  if (json.length <= maxPayload - HEADER_ALLOWANCE_BYTES) return json;
+  const whole = JSON.parse(new TextDecoder().decode(json)) as BreadcrumbEvent;
+  return new TextEncoder().encode(JSON.stringify(referenceEventOf(whole)));
 }

@@ -41,6 +41,22 @@ export const eventsPageSchema = z.looseObject({
   has_more: z.boolean().optional(),
 });
 
+/**
+ * An event as a replay publish reads it: the fields its subject, msg id and printed line are made
+ * of, checked; the rest (the breadcrumb) is forwarded as the API sent it, unparsed by any schema.
+ * Checking whole events took longer than parsing them.
+ */
+export const replayedEventSchema = z.looseObject(
+  strictEventSchema.pick({ seq: true, type: true, id: true, owner: true, schema_name: true, title: true, version: true }).shape,
+);
+export type ReplayedEvent = z.infer<typeof replayedEventSchema>;
+
+export const replayedPageSchema = z.looseObject({
+  items: z.array(replayedEventSchema),
+  next_after: z.number().int().nullish(),
+  has_more: z.boolean().optional(),
+});
+
 /** The llm view of a breadcrumb: whatever its llm_hints produce. */
 export const llmViewSchema = z.record(z.string(), z.unknown());
 export type LlmView = z.infer<typeof llmViewSchema>;

@@ -1,5 +1,6 @@
 import { ApiResponseError, ApiUnreachableError } from "@crumbs/schemas/api-errors";
 import * as z from "@crumbs/schemas/zod-mini";
+import { MERGE_PATCH_CONTENT_TYPE } from "@crumbs/schemas/merge-patch";
 
 // The few calls the extension makes to the crumbs HTTP API (services/api/README.md). The worker and
 // the extension pages call it with host_permissions, so CORS does not apply. Failures are the
@@ -53,6 +54,8 @@ export interface CrumbsApi {
   list(q: ListQuery): Promise<Breadcrumb[]>;
   create(body: CreateBody, idempotencyKey?: string): Promise<Breadcrumb>;
   patch(id: string, version: number, body: PatchBody): Promise<Breadcrumb>;
+  /** The same update as a JSON merge patch (RFC 7396): `context` holds only what changed, `null` removes a key. */
+  mergePatch(id: string, version: number, body: PatchBody): Promise<Breadcrumb>;
 }
 
 export interface ApiOptions {
@@ -116,5 +119,12 @@ export function createApi(opts: ApiOptions): CrumbsApi {
     create: async (body, key) => one(await call("POST", "/v1/breadcrumbs", body, key ? { "idempotency-key": key } : {})),
     patch: async (id, version, body) =>
       one(await call("PATCH", `/v1/breadcrumbs/${encodeURIComponent(id)}`, body, { "if-match": `"${version}"` })),
+    mergePatch: async (id, version, body) =>
+      one(
+        await call("PATCH", `/v1/breadcrumbs/${encodeURIComponent(id)}`, body, {
+          "if-match": `"${version}"`,
+          "content-type": MERGE_PATCH_CONTENT_TYPE,
+        }),
+      ),
   };
 }

@@ -56,3 +56,21 @@ export const patchBreadcrumbBodySchema = z
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), "at least one of title, tags, context, llm_hints");
 export type PatchBreadcrumbBody = z.infer<typeof patchBreadcrumbBodySchema>;
+
+/**
+ * The body of a PATCH sent as `application/merge-patch+json` (RFC 7396, `MERGE_PATCH_CONTENT_TYPE`):
+ * a merge patch of the breadcrumb's title, tags and context. `context` merges member by member,
+ * recursively; a `null` member removes that key; arrays and scalars replace the stored value whole.
+ * Title and tags replace, as RFC 7396 has it for strings and arrays; neither can be removed (null).
+ * Top-level `llm_hints` are not merged: an `application/json` PATCH replaces them.
+ */
+export const mergePatchBreadcrumbBodySchema = z
+  .strictObject({
+    title: titleSchema.optional(),
+    tags: tagsSchema.optional(),
+    context: contextSchema
+      .optional()
+      .describe("A merge patch of the context: objects merge recursively, a null member removes its key, arrays and scalars replace"),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), "at least one of title, tags, context");
+export type MergePatchBreadcrumbBody = z.infer<typeof mergePatchBreadcrumbBodySchema>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { breadcrumbEventJson, breadcrumbEventOf, breadcrumbEventSchema, breadcrumbReferenceEventSchema, isReferenceEvent, referenceEventOf, eventTypeShort, msgIdFor, parseSubject, STREAM_NAME, STREAM_SUBJECTS, subjectFor } from "./events.ts";
+import { breadcrumbEventSchema, breadcrumbReferenceEventSchema, isReferenceEvent, referenceEventOf, eventTypeShort, msgIdFor, parseSubject, STREAM_NAME, STREAM_SUBJECTS, subjectFor } from "./events.ts";
 import { InvalidRequestError } from "./errors.ts";
 import { subjectCovers, subjectsForSelector, subjectsForSelectors } from "../selector/selector-subjects.ts";
 import { InvalidSelectorError } from "./errors.ts";
@@ -88,30 +88,5 @@ describe("subjectsForSelector", () => {
     expect(subjectCovers("crumbs.o.updated.a.v1", "crumbs.*.updated.a.v1")).toBe(false);
     expect(subjectCovers("crumbs.*.updated.>", "crumbs.*.created.a.v1")).toBe(false);
     expect(subjectCovers("crumbs.*.*.a.v1", "crumbs.*.*.a.v1.x")).toBe(false);
-  });
-});
-
-describe("breadcrumbEventJson", () => {
-  it("is breadcrumbEventOf's JSON, key for key, with the breadcrumb's text kept as it came", () => {
-    const breadcrumb = {
-      id: "6f1c2e1a-8d3b-4c5e-9f70-1a2b3c4d5e6f",
-      owner: "alice",
-      schema_name: "chat.message.v1",
-      title: 'a "quoted" title \u2028 with é',
-      tags: ["user:message", "session:s1"],
-      context: { content: "hi", n: [1, 2, { deep: null }] },
-      version: 3,
-      created_at: "2026-01-01T00:00:00.000Z",
-      updated_at: "2026-01-02T00:00:00.000Z",
-      created_by: "k1",
-      updated_by: "k2",
-    };
-    const event = breadcrumbEventOf(42, "updated", breadcrumb, "2026-01-02T00:00:00.001Z");
-    const text = breadcrumbEventJson(
-      { seq: 42, type: "updated", id: breadcrumb.id, owner: "alice", schema_name: breadcrumb.schema_name, title: breadcrumb.title, tags: breadcrumb.tags, version: 3, at: "2026-01-02T00:00:00.001Z" },
-      JSON.stringify(breadcrumb),
-    );
-    expect(text).toBe(JSON.stringify(event));
-    expect(breadcrumbEventSchema.parse(JSON.parse(text))).toEqual(event);
   });
 });

@@ -48,6 +48,11 @@ export const breadcrumbEventSchema = z.object({
   tags: z.array(tagSchema),
   version: z.number().int().min(1),
   at: isoTimeSchema,
+  /**
+   * On an update applied as a merge patch: the top-level context keys whose value it changed
+   * (added, removed or different), sorted. Absent on other events: any key may have changed.
+   */
+  changed: z.array(z.string()).optional(),
   breadcrumb: breadcrumbSchema,
 });
 export type BreadcrumbEvent = z.infer<typeof breadcrumbEventSchema>;
@@ -75,33 +80,6 @@ export function breadcrumbEventOf(
     at,
     breadcrumb,
   };
-}
-
-/** The fields of an event besides its breadcrumb, as a store row holds them. */
-export interface EventHead {
-  seq: number;
-  type: EventType | EventTypeShort;
-  id: string;
-  owner: string;
-  schema_name: string;
-  title: string;
-  tags: readonly string[];
-  version: number;
-  at: string;
-}
-
-/**
- * `breadcrumbEventOf` as JSON text, with the breadcrumb given as JSON text already (as Postgres
- * sends a jsonb column cast to text): the same fields in the same order, but the breadcrumb is
- * never parsed and serialised again. Replaying history through `/v1/events` and SSE once spent
- * most of the API's main thread on exactly that.
- */
-export function breadcrumbEventJson(head: EventHead, breadcrumbJson: string): string {
-  return (
-    `{"seq":${head.seq},"type":"${eventTypeLong(head.type)}","id":${JSON.stringify(head.id)},"owner":${JSON.stringify(head.owner)},` +
-    `"schema_name":${JSON.stringify(head.schema_name)},"title":${JSON.stringify(head.title)},"tags":${JSON.stringify(head.tags)},` +
-    `"version":${head.version},"at":${JSON.stringify(head.at)},"breadcrumb":${breadcrumbJson}}`
-  );
 }
 
 /**

@@ -8,7 +8,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { AckPolicy } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { agentConsumerPrefix, STREAM_NAME, subjectFor } from "@crumbs/schemas";
+import { agentConsumerPrefix, MERGE_PATCH_CONTENT_TYPE, STREAM_NAME, subjectFor } from "@crumbs/schemas";
 import { waitFor } from "@crumbs/testkit";
 import { startLockedStack, type TestStack } from "./stack.ts";
 
@@ -178,6 +178,10 @@ describe("the OpenAPI document", () => {
     expect((await call("PATCH", ONE, at(ONE), { json: { title: "doc 2" }, headers: { "if-match": '"1"' } })).res.status).toBe(200);
     expect((await call("PATCH", ONE, at(ONE), { json: { title: "doc 3" }, headers: { "if-match": '"1"' } })).res.status).toBe(412);
     expect((await call("PATCH", ONE, at(ONE), { json: {}, headers: { "if-match": '"2"' } })).res.status).toBe(400);
+    // A merge patch (RFC 7396): its answer, its refusal, and (below) its event with `changed`.
+    const merge = (ifMatch: string, patch: unknown) => ({ body: JSON.stringify(patch), headers: { "content-type": MERGE_PATCH_CONTENT_TYPE, "if-match": ifMatch } });
+    expect((await call("PATCH", ONE, at(ONE), merge('"2"', { context: { m: { x: 1 } } }))).res.status).toBe(200);
+    expect((await call("PATCH", ONE, at(ONE), merge('"3"', { context: [1] }))).res.status).toBe(400);
     await call("GET", `${ONE}/history`, `${at(ONE)}/history`);
     expect((await call("GET", `${ONE}/history`, `${at(ONE)}/history?limit=x`)).res.status).toBe(400);
     expect((await call("DELETE", ONE, at(ONE), { headers: { "if-match": '"1"' } })).res.status).toBe(412);

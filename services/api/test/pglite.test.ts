@@ -48,11 +48,20 @@ describe("the same store on embedded PGlite", () => {
     });
     expect(stale.status).toBe(412);
     expect((await stale.json()).details).toEqual({ current_version: 2 });
+    // The merge patch's SQL function runs on PGlite too.
+    const merged = await call(`/v1/breadcrumbs/${b.id}`, {
+      method: "PATCH",
+      headers: { "if-match": '"2"', "content-type": "application/merge-patch+json" },
+      body: JSON.stringify({ context: { m: { x: 1 } } }),
+    });
+    expect(merged.status).toBe(200);
+    expect((await merged.json()).context).toEqual({ n: 2, m: { x: 1 } });
     const history = await (await call(`/v1/breadcrumbs/${b.id}/history`)).json();
-    expect(history.items.map((i: { version: number }) => i.version)).toEqual([1, 2]);
+    expect(history.items.map((i: { version: number }) => i.version)).toEqual([1, 2, 3]);
     const listed = await (await call("/v1/breadcrumbs?tag=a")).json();
     expect(listed.items).toHaveLength(1);
     const events = await (await call("/v1/events?after=0")).json();
-    expect(events.items.map((e: { seq: number }) => e.seq)).toEqual([1, 2]);
+    expect(events.items.map((e: { seq: number }) => e.seq)).toEqual([1, 2, 3]);
+    expect(events.items[2].changed).toEqual(["m"]);
   });
 });

@@ -96,9 +96,10 @@ describe("every list and search statement is served by an index", () => {
           plan.filter((n) => /Sort/.test(n["Node Type"])),
           why,
         ).toEqual([]);
-      // A page is read in two statements: the keys (and sizes) walked in order until the page's
+      // A list page is read in two statements: the keys (and sizes) walked in order until the page's
       // byte budget is full, then the rows of exactly those keys. The second one looks rows up by
-      // key, so any index serves it; the order and the filter are the first one's job.
+      // key, so any index serves it; the order and the filter are the first one's job. (A history
+      // page is one statement that walks the index, sizes and cuts: history-page.ts.)
       const fetchByKeys = /"(id|seq)" in \(/.test(query);
       if (fetchByKeys)
         expect(
@@ -210,6 +211,10 @@ describe("every list and search statement is served by an index", () => {
       ordered: true,
       index: seqIndexes,
     });
+    // A page of rows stored inline is ONE statement that sizes, cuts at the byte bound and sends:
+    // the size probe and the fetch by keys before it cost two round trips per step.
+    expect(await plansOf(() => listEvents(db, OWNER, { after: 0, limit: 500 }))).toHaveLength(1);
+    expect(await plansOf(() => listHistory(db, OWNER, one!.id, { limit: 100 }))).toHaveLength(1);
   });
 
   it("walks one schema's history for retention a window at a time, never the whole schema", async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiResponseError } from "@crumbs/schemas/api-errors";
-import type { Breadcrumb, CrumbsApi } from "../../shared/api-client.ts";
+import { applyMergePatch } from "@crumbs/schemas/merge-patch";
+import type { Breadcrumb, CrumbsApi, PatchBody } from "../../shared/api-client.ts";
 import type { StoredValue } from "../../shared/state/store.ts";
 import { MAX_CONFLICT_RETRIES, writeLiving, type LivingState } from "./living-breadcrumb.ts";
 
@@ -25,27 +26,56 @@ function fakeApi() {
     async create(body) {
       calls.push("create");
       const taken = [...rows.values()].find((b) => b.key === body.key);
-      if (taken) throw new ApiResponseError("key_conflict", "taken", 409, { id: taken.id, version: taken.version });
+      if (taken)
+        throw new ApiResponseError("key_conflict", "taken", 409, { id: taken.id, version: taken.version });
       const now = new Date().toISOString();
-      const b = { id: `00000000-0000-4000-8000-${String(++n).padStart(12, "0")}`, owner: "default", version: 1, created_at: now, updated_at: now, created_by: "t", updated_by: "t", ...body, tags: body.tags ?? [] } as Breadcrumb;
+      const b = {
+        id: `00000000-0000-4000-8000-${String(++n).padStart(12, "0")}`,
+        owner: "default",
+        version: 1,
+        created_at: now,
+        updated_at: now,
+        created_by: "t",
+        updated_by: "t",
+        ...body,
+        tags: body.tags ?? [],
+      } as Breadcrumb;
       rows.set(b.id, b);
-      return b;
+      return structuredClone(b);
     },
-    async patch(id, version, body) {
-      calls.push(`patch ${version}`);
-      const b = rows.get(id);
-      if (!b) throw new ApiResponseError("not_found", "gone", 404);
-      if (conflicts > 0) {
-        conflicts--;
-        b.version++; // someone else wrote meanwhile
-      }
-      if (b.version !== version) throw new ApiResponseError("version_mismatch", "stale", 412, { current_version: b.version });
-      const next = { ...b, ...body, version: b.version + 1 } as Breadcrumb;
-      rows.set(id, next);
-      return next;
-    },
+    patch: (id, version, body) => write("patch", id, version, body, (b) => ({ ...b, ...body })),
+    mergePatch: (id, version, body) =>
+      write("merge", id, version, body, (b) => ({
+        ...b,
+        ...body,
+        context: body.context
+          ? (applyMergePatch(b.context, body.context) as Breadcrumb["context"])
+          : b.context,
+      })),
   };
-  return { api, rows, calls, conflict: (k: number) => void (conflicts = k) };
+  const bodies: { kind: string; body: PatchBody }[] = [];
+  async function write(
+    kind: string,
+    id: string,
+    version: number,
+    body: PatchBody,
+    apply: (b: Breadcrumb) => Breadcrumb,
+  ) {
+    calls.push(`${kind} ${version}`);
+    bodies.push({ kind, body });
+    const b = rows.get(id);
+    if (!b) throw new ApiResponseError("not_found", "gone", 404);
+    if (conflicts > 0) {
+      conflicts--;
+      b.version++; // someone else wrote meanwhile
+    }
+    if (b.version !== version)
+      throw new ApiResponseError("version_mismatch", "stale", 412, { current_version: b.version });
+    const next = { ...apply(b), version: b.version + 1 } as Breadcrumb;
+    rows.set(id, next);
+    return structuredClone(next);
+  }
+  return { api, rows, calls, bodies, conflict: (k: number) => void (conflicts = k) };
 }
 
 function memory(): StoredValue<LivingState | null> & { value: LivingState | null } {
@@ -54,12 +84,18 @@ function memory(): StoredValue<LivingState | null> & { value: LivingState | null
     value: null as LivingState | null,
     get: async () => box.value,
     set: async (v: LivingState | null) => void (box.value = v),
-    update: async (fn: (c: LivingState | null) => LivingState | null | Promise<LivingState | null>) => (box.value = await fn(box.value)),
+    update: async (fn: (c: LivingState | null) => LivingState | null | Promise<LivingState | null>) =>
+      (box.value = await fn(box.value)),
   };
   return box;
 }
 
-const page = (url: string, fp = url) => ({ title: url, tags: ["browser:context"], context: { url, domain: "x", title: url }, fingerprint: fp });
+const page = (url: string, fp = url) => ({
+  title: url,
+  tags: ["browser:context"],
+  context: { url, domain: "x", title: url },
+  fingerprint: fp,
+});
 
 describe("living breadcrumb", () => {
   it("creates once by key, then patches the same id with climbing versions", async () => {
@@ -80,12 +116,18 @@ describe("living breadcrumb", () => {
     const deps = { api: f.api, extensionId: "ext", connection: "c1", state: memory(), sleep: async () => {} };
     await writeLiving(deps, page("a"));
     expect((await writeLiving(deps, page("a"))).outcome).toBe("unchanged");
-    expect(f.calls.filter((c) => c.startsWith("patch"))).toEqual([]);
+    expect(f.calls.filter((c) => c.startsWith("patch") || c.startsWith("merge"))).toEqual([]);
   });
 
   it("a lost state (new profile, other worker) finds the breadcrumb by key instead of creating a second", async () => {
     const f = fakeApi();
-    const first = { api: f.api, extensionId: "ext", connection: "c1", state: memory(), sleep: async () => {} };
+    const first = {
+      api: f.api,
+      extensionId: "ext",
+      connection: "c1",
+      state: memory(),
+      sleep: async () => {},
+    };
     const { state: s1 } = await writeLiving(first, page("a"));
     const second = { ...first, state: memory() };
     const { state: s2, outcome } = await writeLiving(second, page("b"));
@@ -97,7 +139,13 @@ describe("living breadcrumb", () => {
   it("retries a 412 with the current version, a bounded number of times", async () => {
     const f = fakeApi();
     const delays: number[] = [];
-    const deps = { api: f.api, extensionId: "ext", connection: "c1", state: memory(), sleep: async (ms: number) => void delays.push(ms) };
+    const deps = {
+      api: f.api,
+      extensionId: "ext",
+      connection: "c1",
+      state: memory(),
+      sleep: async (ms: number) => void delays.push(ms),
+    };
     await writeLiving(deps, page("a"));
     f.conflict(2);
     const r = await writeLiving(deps, page("b"));
@@ -115,5 +163,82 @@ describe("living breadcrumb", () => {
     f.rows.clear();
     expect((await writeLiving(deps, page("b"))).outcome).toBe("created");
     expect(f.rows.size).toBe(1);
+  });
+
+  const big = (n: number, text: string, scrollY: number) => ({
+    title: "Shop",
+    tags: ["browser:context"],
+    context: {
+      url: "u",
+      domain: "x",
+      title: "Shop",
+      viewport: { width: 800, height: 600, scrollY },
+      content: { mainText: text, headings: ["A", "B"] },
+      session: { tabId: 1, capturedAt: `t${n}` },
+      snapshot: { text: "x".repeat(2_000) },
+    },
+    fingerprint: `fp${n}`,
+  });
+
+  it("after the first full write, sends only what changed as a merge patch; the stored breadcrumb equals the update", async () => {
+    const f = fakeApi();
+    const deps = {
+      api: f.api,
+      extensionId: "ext",
+      connection: "c1",
+      state: memory(),
+      sleep: async () => {},
+      lastWritten: {},
+    };
+    await writeLiving(deps, big(1, "one", 0));
+    for (let i = 2; i <= 5; i++) {
+      const update = big(i, `text ${i}`, i * 100);
+      await writeLiving(deps, update);
+      expect([...f.rows.values()][0]!.context).toEqual(update.context);
+    }
+    expect(f.bodies.map((b) => b.kind)).toEqual(["merge", "merge", "merge", "merge"]);
+    expect(f.bodies[0]!.body).toEqual({
+      context: { viewport: { scrollY: 200 }, content: { mainText: "text 2" }, session: { capturedAt: "t2" } },
+    });
+  });
+
+  it("a 412 on a merge patch retries in full at the current version; a worker without a base writes in full", async () => {
+    const f = fakeApi();
+    const deps = {
+      api: f.api,
+      extensionId: "ext",
+      connection: "c1",
+      state: memory(),
+      sleep: async () => {},
+      lastWritten: {},
+    };
+    await writeLiving(deps, big(1, "one", 0));
+    f.conflict(1);
+    await writeLiving(deps, big(2, "two", 10));
+    expect(f.calls.slice(-2)).toEqual(["merge 1", "patch 2"]);
+    expect([...f.rows.values()][0]!.context).toEqual(big(2, "two", 10).context);
+    await writeLiving(deps, big(3, "three", 10));
+    expect(f.calls.at(-1)).toBe("merge 3");
+    const restarted = { ...deps, lastWritten: {} };
+    await writeLiving(restarted, big(4, "four", 10));
+    expect(f.calls.at(-1)).toBe("patch 4");
+  });
+
+  it("a context that sets a member to null (no merge patch can) is written in full", async () => {
+    const f = fakeApi();
+    const deps = {
+      api: f.api,
+      extensionId: "ext",
+      connection: "c1",
+      state: memory(),
+      sleep: async () => {},
+      lastWritten: {},
+    };
+    await writeLiving(deps, big(1, "one", 0));
+    const update = big(2, "one", 0);
+    (update.context.content as Record<string, unknown>).mainText = null;
+    await writeLiving(deps, update);
+    expect(f.calls.at(-1)).toBe("patch 1");
+    expect([...f.rows.values()][0]!.context).toEqual(update.context);
   });
 });

@@ -1,12 +1,17 @@
 import * as z from "@crumbs/schemas/zod-mini";
 import { ApiResponseError } from "@crumbs/schemas/api-errors";
-import type { CrumbsApi } from "../../shared/api-client.ts";
+import { jsonEqual, mergePatchBetween } from "@crumbs/schemas/merge-patch";
+import type { Breadcrumb, CrumbsApi, PatchBody } from "../../shared/api-client.ts";
 import { backoffDelay, type BackoffOptions } from "../backoff.ts";
 import type { StoredValue } from "../../shared/state/store.ts";
 
 // The one living browser.page.context.v1 breadcrumb of this extension (docs/extension.md: key
 // `browser.page.context:<extension id>`). Its id, version and the fingerprint of what it holds
 // live in storage, so a restarted worker (or browser) keeps patching the same breadcrumb.
+// After a write the worker keeps the API's answer in memory: the next update sends only what changed
+// against it, as a JSON merge patch (a scroll and a new paragraph on the reference page: a few hundred
+// bytes instead of the whole context, BENCHMARKS.md "Page-context updates"). A restarted worker has no
+// such base and writes its first update in full.
 
 export const livingStateSchema = z.object({
   /** Which API/token this state belongs to: another one means another breadcrumb. */
@@ -32,6 +37,8 @@ export interface LivingDeps {
   state: StoredValue<LivingState | null>;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
+  /** The breadcrumb as the API last answered it to this worker: the base of the next merge patch. */
+  lastWritten?: { current?: Breadcrumb | undefined };
 }
 
 export interface PageUpdate {
@@ -49,13 +56,18 @@ export async function ensureLiving(deps: LivingDeps, initial: PageUpdate): Promi
   if (saved && saved.connection === deps.connection) return { state: saved, created: false };
   const key = livingKey(deps.extensionId);
   const [found] = await deps.api.list({ key, limit: 1 });
-  if (found) return { state: await remember(deps, found.id, found.version, found.owner, undefined), created: false };
+  if (found) {
+    if (deps.lastWritten) deps.lastWritten.current = found;
+    return { state: await remember(deps, found.id, found.version, found.owner, undefined), created: false };
+  }
   try {
     const b = await deps.api.create({ schema_name: PAGE_CONTEXT_SCHEMA, key, title: initial.title, tags: initial.tags, context: initial.context });
+    if (deps.lastWritten) deps.lastWritten.current = b;
     return { state: await remember(deps, b.id, b.version, b.owner, initial.fingerprint), created: true };
   } catch (e) {
     if (e instanceof ApiResponseError && e.code === "key_conflict") {
       const b = await deps.api.get(String((e.details as { id?: unknown } | undefined)?.id));
+      if (deps.lastWritten) deps.lastWritten.current = b;
       return { state: await remember(deps, b.id, b.version, b.owner, undefined), created: false };
     }
     throw e;
@@ -71,8 +83,9 @@ async function remember(deps: LivingDeps, id: string, version: number, owner: st
 export type WriteOutcome = "created" | "updated" | "unchanged";
 
 /**
- * Writes `update` into the living breadcrumb with If-Match. A 412 means someone else wrote in
- * between: take their version and try again, a bounded number of times with jitter. A 404 means it
+ * Writes `update` into the living breadcrumb with If-Match: as a merge patch against what this worker
+ * last wrote when it holds that version, else in full. A 412 means someone else wrote in between:
+ * take their version and try again in full, a bounded number of times with jitter. A 404 means it
  * was deleted: forget it and create it again.
  */
 export async function writeLiving(deps: LivingDeps, update: PageUpdate): Promise<{ outcome: WriteOutcome; state: LivingState }> {
@@ -83,10 +96,18 @@ export async function writeLiving(deps: LivingDeps, update: PageUpdate): Promise
   let state = first;
   for (let attempt = 0; ; attempt++) {
     try {
-      const b = await deps.api.patch(state.id, state.version, { title: update.title, tags: update.tags, context: update.context });
+      const base = deps.lastWritten?.current;
+      const patch = base?.id === state.id && base.version === state.version ? mergePatchOf(base, update) : undefined;
+      if (patch === "same") return { outcome: "unchanged", state: await remember(deps, state.id, state.version, state.owner, update.fingerprint) };
+      const b = patch
+        ? await deps.api.mergePatch(state.id, state.version, patch)
+        : await deps.api.patch(state.id, state.version, { title: update.title, tags: update.tags, context: update.context });
+      if (deps.lastWritten) deps.lastWritten.current = b;
       return { outcome: "updated", state: await remember(deps, b.id, b.version, b.owner, update.fingerprint) };
     } catch (e) {
       if (!(e instanceof ApiResponseError)) throw e;
+      // Whatever this worker last wrote is no longer what the breadcrumb holds: the retry writes in full.
+      if (deps.lastWritten) deps.lastWritten.current = undefined;
       if (e.status === 404) {
         await deps.state.set(null);
         const again = await ensureLiving(deps, update);
@@ -101,4 +122,20 @@ export async function writeLiving(deps: LivingDeps, update: PageUpdate): Promise
       await sleep(backoffDelay(attempt, CONFLICT_BACKOFF, deps.random));
     }
   }
+}
+
+/**
+ * The merge patch taking `base` to `update`: changed title, tags and the changed part of the
+ * context. "same" when nothing differs; undefined when the context change has no merge patch (a
+ * member newly set to null), which is then written in full.
+ */
+function mergePatchOf(base: Breadcrumb, update: PageUpdate): PatchBody | "same" | undefined {
+  const context = mergePatchBetween(base.context, update.context);
+  if (context === undefined && !jsonEqual(base.context, update.context)) return undefined;
+  const body: PatchBody = {
+    ...(base.title === update.title ? {} : { title: update.title }),
+    ...(jsonEqual(base.tags, update.tags) ? {} : { tags: update.tags }),
+    ...(context ? { context } : {}),
+  };
+  return Object.keys(body).length === 0 ? "same" : body;
 }

@@ -1,6 +1,7 @@
 import { ApiUnreachableError } from "@crumbs/schemas/api-errors";
 import * as z from "@crumbs/schemas/zod-mini";
 import { isRestrictedUrl, targetTab } from "../commands/active-tab.ts";
+import type { Breadcrumb } from "../../shared/api-client.ts";
 import { logActivity } from "../../shared/state/activity.ts";
 import { currentConnection } from "../connection.ts";
 import { setContextStatus, setStatus } from "../../shared/state/status.ts";
@@ -15,6 +16,8 @@ import { UpdateScheduler } from "./scheduler.ts";
 // turn (MV3 wakes a stopped worker for them); everything it must remember is in storage.
 
 export const livingState = stored("crumbs.living", z.nullable(livingStateSchema), () => null);
+/** The breadcrumb as the API last answered this worker's write: the base of the next merge patch. */
+const lastWritten: { current?: Breadcrumb } = {};
 
 const DOM_THRESHOLD = 5;
 const DOM_QUIET_MS = 300;
@@ -48,7 +51,10 @@ async function captureActive(): Promise<void> {
   try {
     await watchDom(tab.id);
     const update = await capturePage({ tab, extensionId: chrome.runtime.id, owner });
-    const { outcome, state } = await writeLiving({ api: conn.api, extensionId: chrome.runtime.id, connection: conn.key, state: livingState }, update);
+    const { outcome, state } = await writeLiving(
+      { api: conn.api, extensionId: chrome.runtime.id, connection: conn.key, state: livingState, lastWritten },
+      update,
+    );
     void setStatus("api", "connected");
     if (outcome !== "unchanged") {
       await setContextStatus({ id: state.id, version: state.version, url: String(update.context.url), tabId: tab.id, error: undefined });

@@ -67,6 +67,8 @@ export const breadcrumbHistory = pgTable(
     tags: text("tags").array().notNull(),
     breadcrumb: jsonb("breadcrumb").$type<Record<string, unknown>>().notNull(),
     at: ts("at").notNull(),
+    /** An update by merge patch: the top-level context keys it changed (the event's `changed`). */
+    changed: jsonb("changed").$type<string[]>(),
   },
   (t) => [
     // One breadcrumb's history, and one owner's events (also the SSE backfill), in HISTORY_ORDER.

@@ -29,13 +29,13 @@ const idempotencyKeySchema = z.string().min(1).max(200).regex(/^[\x21-\x7e]+$/);
 
 export function idempotencyParam(
   header: string | undefined,
-  parts: { method: string; path: string; ifMatch?: number; body: unknown },
+  parts: { method: string; path: string; ifMatch?: number; body: unknown; mediaType?: string },
 ) {
   if (header === undefined) return undefined;
   const key = idempotencyKeySchema.safeParse(header);
   if (!key.success) throw new InvalidRequestError("Idempotency-Key must be 1-200 visible ASCII characters");
   const fingerprint = createHash("sha256")
-    .update(JSON.stringify([parts.method, parts.path, parts.ifMatch ?? null, parts.body]))
+    .update(JSON.stringify([parts.method, parts.path, parts.ifMatch ?? null, parts.body, ...(parts.mediaType ? [parts.mediaType] : [])]))
     .digest("hex");
   return { key: key.data, fingerprint };
 }

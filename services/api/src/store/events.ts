@@ -1,13 +1,11 @@
-import { and, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
-import { breadcrumbEventJson, type Breadcrumb, type EventTypeShort } from "@crumbs/schemas";
+import { eq, gte, lt, type SQL } from "drizzle-orm";
+import type { Breadcrumb } from "@crumbs/schemas";
 import type { Executor } from "../db/database.ts";
 import { breadcrumbHistory } from "../db/schema.ts";
 import { needsPostFilter, selectorPrefilter, type SelectorFilter } from "./selector-sql.ts";
 import { RowPacer } from "./work.ts";
-import { alignTo } from "./paging/align.ts";
 import { DEFAULT_PAGE_MAX_BYTES, PageBudget } from "./paging/page-budget.ts";
-import { historyProbe } from "./paging/history-probe.ts";
-import { readSized } from "./paging/sized-read.ts";
+import { readHistoryPage, type HistoryPageRow } from "./paging/history-page.ts";
 
 export interface EventQuery {
   after?: number;
@@ -49,35 +47,7 @@ export function eventPageJson(page: EventPage): string {
   return `{"items":[${page.items.map((e) => e.json).join(",")}],"next_after":${page.next_after},"has_more":${page.has_more}}`;
 }
 
-/** The event head fields and the breadcrumb as JSON text: what an event needs, nothing parsed. */
-const EVENT_COLUMNS = {
-  seq: breadcrumbHistory.seq,
-  event: breadcrumbHistory.event,
-  id: breadcrumbHistory.breadcrumb_id,
-  owner: breadcrumbHistory.owner,
-  schema_name: breadcrumbHistory.schema_name,
-  version: breadcrumbHistory.version,
-  at: sql<string>`to_char(${breadcrumbHistory.at} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
-  title: sql<string>`${breadcrumbHistory.breadcrumb}->>'title'`,
-  tags: sql<string>`(${breadcrumbHistory.breadcrumb}->'tags')::text`,
-  breadcrumb: sql<string>`${breadcrumbHistory.breadcrumb}::text`,
-};
-
 const SCAN_BOUND = 5_000;
-
-/** A row of EVENT_COLUMNS. */
-interface EventRow {
-  seq: number;
-  event: string;
-  id: string;
-  owner: string;
-  schema_name: string;
-  version: number;
-  at: string;
-  title: string;
-  tags: string;
-  breadcrumb: string;
-}
 
 /**
  * History of one owner in seq order (replay). Seq order is commit order, so paging by `after` never
@@ -95,30 +65,19 @@ export async function listEvents(db: Executor, owner: string, q: EventQuery): Pr
   const pacer = q.pacer ?? new RowPacer();
   const budget = new PageBudget({ rows: postFilter ? Math.max(q.limit, SCAN_BOUND) : q.limit, bytes: q.maxBytes ?? DEFAULT_PAGE_MAX_BYTES });
   let last = q.after;
-  const { more } = await readSized<number, EventRow>(budget, q.after, {
-    probe: historyProbe(db, where),
-    fetch: async (seqs) =>
-      alignTo(
-        seqs,
-        await db
-          .select(EVENT_COLUMNS)
-          .from(breadcrumbHistory)
-          .where(and(eq(breadcrumbHistory.owner, owner), inArray(breadcrumbHistory.seq, seqs))),
-        (r) => String(r.seq),
-        String,
-      ),
-    onRow: async (row, seq) => {
-      last = seq;
-      if (postFilter) {
-        // Only a selector that SQL could not say needs the breadcrumb as an object.
-        const hit = postFilter.matches(JSON.parse(row.breadcrumb) as Breadcrumb, pacer.row());
-        await pacer.breathe();
-        if (!hit) return true;
-      }
-      const head = { seq, type: row.event as EventTypeShort, id: row.id, owner: row.owner, schema_name: row.schema_name, version: row.version, at: row.at, title: row.title, tags: JSON.parse(row.tags) as string[] };
-      items.push({ seq, type: `breadcrumb.${row.event}`, json: breadcrumbEventJson(head, row.breadcrumb) });
-      return items.length < q.limit;
-    },
-  });
+  const onRow = async (row: HistoryPageRow) => {
+    last = row.seq;
+    if (postFilter) {
+      // Only a selector that SQL could not say needs the breadcrumb as an object.
+      const hit = postFilter.matches((JSON.parse(row.json) as { breadcrumb: Breadcrumb }).breadcrumb, pacer.row());
+      await pacer.breathe();
+      if (!hit) return true;
+    }
+    items.push({ seq: row.seq, type: `breadcrumb.${row.event}`, json: row.json });
+    return items.length < q.limit;
+  };
+  // With a selector filtering in JS the page may end long before its scan bound: a statement sends
+  // at most `limit` rows, so the rows converted and sent past the last match stay few.
+  const { more } = await readHistoryPage(db, where, budget, q.after, onRow, { text: "event", ...(postFilter ? { stepRows: q.limit } : {}) });
   return { items, next_after: last ?? null, has_more: more };
 }

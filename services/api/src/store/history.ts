@@ -1,12 +1,10 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Executor } from "../db/database.ts";
-import { breadcrumbHistory, type HistoryRow } from "../db/schema.ts";
+import { breadcrumbHistory } from "../db/schema.ts";
 import { NotFoundError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
-import { alignTo } from "./paging/align.ts";
 import { DEFAULT_PAGE_MAX_BYTES, PageBudget } from "./paging/page-budget.ts";
-import { historyProbe } from "./paging/history-probe.ts";
-import { readSized } from "./paging/sized-read.ts";
+import { readHistoryPage } from "./paging/history-page.ts";
 
 export interface HistoryItem extends Record<string, unknown> {
   seq: number;
@@ -25,24 +23,18 @@ export async function listHistory(
   const budget = new PageBudget({ rows: q.limit, bytes: q.maxBytes ?? DEFAULT_PAGE_MAX_BYTES });
   const items: HistoryItem[] = [];
   let last = after;
-  const { more } = await readSized<number, Pick<HistoryRow, "seq" | "event" | "breadcrumb">>(budget, after, {
-    probe: historyProbe(db, where),
-    fetch: async (seqs) =>
-      alignTo(
-        seqs,
-        await db
-          .select({ seq: breadcrumbHistory.seq, event: breadcrumbHistory.event, breadcrumb: breadcrumbHistory.breadcrumb })
-          .from(breadcrumbHistory)
-          .where(and(...where, inArray(breadcrumbHistory.seq, seqs))),
-        (r) => String(r.seq),
-        String,
-      ),
-    onRow: (r, seq) => {
-      last = seq;
-      items.push({ ...r.breadcrumb, seq: Number(r.seq), event: r.event });
+  const { more } = await readHistoryPage(
+    db,
+    where,
+    budget,
+    after,
+    (r) => {
+      last = r.seq;
+      items.push({ ...(JSON.parse(r.json) as Record<string, unknown>), seq: r.seq, event: r.event });
       return true;
     },
-  });
+    { text: "breadcrumb" },
+  );
   if (items.length === 0 && !q.cursor) throw new NotFoundError(`breadcrumb ${id} not found`);
   return { items, next_cursor: more && last !== undefined ? encodeCursor([last]) : null };
 }

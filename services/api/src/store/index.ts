@@ -1,5 +1,6 @@
 export { createBreadcrumb, type CreateInput } from "./create.ts";
 export { patchBreadcrumb, type PatchInput } from "./patch.ts";
+export { mergePatchBreadcrumb } from "./merge-patch.ts";
 export { deleteBreadcrumb } from "./delete.ts";
 export { getBreadcrumb } from "./read.ts";
 export { listBreadcrumbs, type ListQuery, type ListPage } from "./list.ts";

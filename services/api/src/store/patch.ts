@@ -6,6 +6,7 @@ import { NotFoundError, VersionMismatchError } from "../errors.ts";
 import { iso } from "./breadcrumb-json.ts";
 import type { IdempotencyInput } from "./idempotency.ts";
 import { notExpired } from "./read.ts";
+import { rememberContext } from "./recent-contexts.ts";
 import { textArray } from "./sql-helpers.ts";
 import type { StoreDeps } from "./store-deps.ts";
 import { etagOf, runWrite, type WriteResult } from "./write.ts";
@@ -66,6 +67,9 @@ export async function patchBreadcrumb(
         args.validate?.check({ schema_name: current.schema_name, context: body.context as Breadcrumb["context"] });
       }
       throw new VersionMismatchError(current.version);
+    }
+    if (body.context !== undefined) {
+      rememberContext(owner, written.id, written.version, { schema_name: written.schema_name, context: body.context });
     }
     return { status: 200, body: written.body, etag: etagOf(written.version), id: written.id, event: written.event };
   });

@@ -59,11 +59,14 @@ export interface WriteStatement {
   /** The event's `at` (ISO string). */
   at: string;
   idempotency?: IdempotencyInput & { status: number };
+  /** An update by merge patch: the top-level context keys it changed, for the history row and the event. */
+  changed?: readonly string[];
 }
 
 export interface WrittenRow {
   id: string;
   version: number;
+  schema_name: string;
   /** The row as the contract shows it. */
   body: JsonText;
   seq: number;
@@ -72,7 +75,7 @@ export interface WrittenRow {
 }
 
 /** The values a write statement binds besides its mutation's: SQL params, or placeholders for the template. */
-const VALUE_NAMES = ["owner", "type", "eventType", "at", "subjectPrefix", "idemKey", "idemFingerprint", "idemStatus"] as const;
+const VALUE_NAMES = ["owner", "type", "eventType", "at", "subjectPrefix", "idemKey", "idemFingerprint", "idemStatus", "changed"] as const;
 type StatementValues = Record<(typeof VALUE_NAMES)[number], unknown>;
 
 /** What changes the statement's text (the rest is parameters): the idempotency row, and whether it stores a body. */
@@ -112,8 +115,8 @@ function writeStatement(shape: Shape, mutation: SQL, v: StatementValues): SQL {
     ${idemCte},
     ${ownerHeadCtes(sql`SELECT b.owner FROM b WHERE EXISTS (SELECT 1 FROM ${shape === "plain" ? sql`b` : sql`i`})`)},
     h AS (
-      INSERT INTO breadcrumb_history (seq, breadcrumb_id, owner, version, event, schema_name, tags, breadcrumb, at)
-      SELECT s.seq, b.id, b.owner, b.version, ${v.type}::text, b.schema_name, b.tags, b.j, ${v.at}::timestamptz
+      INSERT INTO breadcrumb_history (seq, breadcrumb_id, owner, version, event, schema_name, tags, breadcrumb, at, changed)
+      SELECT s.seq, b.id, b.owner, b.version, ${v.type}::text, b.schema_name, b.tags, b.j, ${v.at}::timestamptz, ${v.changed}::jsonb
       FROM s, b RETURNING seq
     ), o AS (
       INSERT INTO outbox (seq, subject, msg_id, payload)
@@ -122,9 +125,10 @@ function writeStatement(shape: Shape, mutation: SQL, v: StatementValues): SQL {
              jsonb_build_object('seq', h.seq, 'type', ${v.eventType}::text, 'id', b.id, 'owner', b.owner,
                'schema_name', b.schema_name, 'title', b.j -> 'title', 'tags', b.j -> 'tags',
                'version', b.version, 'at', ${v.at}::text, 'breadcrumb', b.j)
+             || CASE WHEN ${v.changed}::jsonb IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('changed', ${v.changed}::jsonb) END
       FROM h, b RETURNING seq, subject, msg_id, payload::text AS payload
     ), c AS (${countCte(sql`${v.type}::text`, sql`SELECT b.owner, b.schema_name FROM b`, sql`s`)})
-    SELECT ${BODY_TEXT} AS body, b.id::text AS id, b.version,
+    SELECT ${BODY_TEXT} AS body, b.id::text AS id, b.version, b.schema_name,
            -- A row change must never commit without its event: should the chain ever yield no
            -- outbox row, fail the statement (and so roll it all back) instead of answering.
            CASE WHEN o.seq IS NULL THEN ('no event written for ' || b.id::text)::bigint
@@ -151,6 +155,7 @@ export async function executeWrite(db: Executor, w: WriteStatement): Promise<Wri
     idemKey: idem?.key ?? null,
     idemFingerprint: idem?.fingerprint ?? null,
     idemStatus: idem?.status ?? null,
+    changed: w.changed ? JSON.stringify(w.changed) : null,
   };
   const client = (db as { $client?: Partial<PostgresJsClient> }).$client;
   const result =
@@ -167,13 +172,14 @@ export async function executeWrite(db: Executor, w: WriteStatement): Promise<Wri
     prev_seq: row.prev_seq,
     committedAt: Date.now(),
   };
-  return { id: row.id, version: Number(row.version), body: new JsonText(row.body), seq: Number(row.seq), event };
+  return { id: row.id, version: Number(row.version), schema_name: row.schema_name, body: new JsonText(row.body), seq: Number(row.seq), event };
 }
 
 interface StatementRow {
   body: string;
   id: string;
   version: number;
+  schema_name: string;
   seq: string;
   subject: string;
   msg_id: string;

@@ -1,10 +1,9 @@
-import { NatsPermissionError, openReplayPublisher, replayEvents, type ReplayPublisher, type Selector, type TokenNats } from "@crumbs/agent-sdk";
-import type { NatsConnection } from "nats";
+import { NatsPermissionError, publishReplay, replayEvents, type ReplayPublishCounts, type Selector } from "@crumbs/agent-sdk";
 import { parseCommandArgs } from "../args.ts";
 import { apiClient } from "../client-config.ts";
 import type { Command } from "../context.ts";
 import { CliError, UsageError } from "../errors.ts";
-import { formatEventLine, validateSubjectPrefix } from "../event-line.ts";
+import { formatEventLine, validateSubjectPrefix, type EventFields } from "../event-line.ts";
 import { resolveNatsUrl } from "../nats-url.ts";
 import { openReplayNats, publishRefused } from "../nats-failure.ts";
 import { parseSelectorArg } from "../selector-arg.ts";
@@ -24,8 +23,6 @@ TIME is ISO (2025-01-31T12:00:00Z) or a duration back from now: 30s, 30m, 1h, 2d
                   the token's owner (who may publish on <PREFIX>.<owner>.>); a refusal says so.
 --json            print each event's JSON on one line instead
 A summary (count, events/s) goes to stderr.`;
-
-const PAGE = 500;
 
 export const replayCommand: Command = {
   usage,
@@ -54,46 +51,52 @@ export const replayCommand: Command = {
     };
     const prefix = values.publish === undefined ? undefined : validateSubjectPrefix(values.publish);
     const http = await apiClient(ctx);
-    let publisher: ReplayPublisher | undefined;
-    let session: TokenNats | undefined;
-    let nc: NatsConnection | undefined;
-    if (prefix) {
-      const natsUrl = await resolveNatsUrl(ctx.env, ctx.cwd).catch(() => undefined);
-      const opened = await openReplayNats(http, { natsUrl, natsCreds: ctx.env.NATS_CREDS });
-      session = opened.session;
-      nc = opened.nc;
-      publisher = await openReplayPublisher(nc, prefix);
-    }
-    // The SDK's publisher names a refusal (NatsPermissionError); the CLI says it with its own fix.
-    const named = (err: unknown) => {
-      if (err instanceof NatsPermissionError && prefix) return publishRefused(err.subject, prefix);
-      if (prefix && err instanceof Error && err.message.startsWith("JetStream publish to ")) return new CliError("publish_failed", err.message);
-      return err;
-    };
-
-    const started = performance.now();
+    const line = (event: EventFields) => (values.json ? JSON.stringify(event) : formatEventLine(event));
     let count = 0;
-    try {
-      for await (const event of replayEvents(http, selector, { ...range, pageSize: PAGE })) {
-        ctx.out(values.json ? JSON.stringify(event) : formatEventLine(event));
-        if (publisher) await publisher.publish(event).catch((err: unknown) => Promise.reject(named(err)));
-        count++;
-      }
-    } finally {
-      session?.stop();
-      const counts = await publisher
-        ?.done()
-        .catch((err: unknown) => Promise.reject(named(err)))
-        .finally(() => nc?.drain().catch(() => {}));
+    let started = performance.now();
+    const summary = (counts?: ReplayPublishCounts) => {
       const seconds = (performance.now() - started) / 1000;
       const rate = seconds > 0 ? Math.round(count / seconds) : count;
-      let summary = `replayed ${count} events in ${seconds.toFixed(2)} s (${rate} events/s)`;
+      let text = `replayed ${count} events in ${seconds.toFixed(2)} s (${rate} events/s)`;
       if (counts) {
-        summary += `; published to ${prefix}.>: ${counts.jetstream} into JetStream`;
-        if (counts.duplicates) summary += ` (${counts.duplicates} already there)`;
-        summary += `, ${counts.core} core`;
+        text += `; published to ${prefix}.>: ${counts.jetstream} into JetStream`;
+        if (counts.duplicates) text += ` (${counts.duplicates} already there)`;
+        text += `, ${counts.core} core`;
       }
-      ctx.err(summary);
+      ctx.err(text);
+    };
+    if (!prefix) {
+      try {
+        for await (const event of replayEvents(http, selector, range)) {
+          ctx.out(line(event));
+          count++;
+        }
+      } finally {
+        summary();
+      }
+      return;
+    }
+
+    const natsUrl = await resolveNatsUrl(ctx.env, ctx.cwd).catch(() => undefined);
+    const { nc, session } = await openReplayNats(http, { natsUrl, natsCreds: ctx.env.NATS_CREDS });
+    let counts: ReplayPublishCounts | undefined;
+    started = performance.now();
+    try {
+      // A page's lines go out in one write: a write per line was a system call per event.
+      const onPage = (events: readonly EventFields[]) => {
+        if (events.length) ctx.out(events.map(line).join("\n"));
+        count += events.length;
+      };
+      counts = await publishReplay(http, nc, prefix, selector, { ...range, onPage });
+    } catch (err) {
+      // The SDK's publisher names a refusal (NatsPermissionError); the CLI says it with its own fix.
+      if (err instanceof NatsPermissionError) throw publishRefused(err.subject, prefix);
+      if (err instanceof Error && err.message.startsWith("JetStream publish to ")) throw new CliError("publish_failed", err.message);
+      throw err;
+    } finally {
+      session?.stop();
+      await nc.drain().catch(() => {});
+      summary(counts);
     }
   },
 };

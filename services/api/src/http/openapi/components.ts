@@ -104,13 +104,15 @@ export const BODY_COMPONENTS = new Map<string, z.ZodType>();
  * A JSON request body, documented as a reference to its component. The handler validates it with
  * the same zod schema (readJsonBody and parseBody, for the size, depth and error-code rules).
  */
-export function jsonBody(component: string, schema: z.ZodType, description?: string) {
+export function jsonBody(component: string, schema: z.ZodType, description?: string, others: Record<string, [string, z.ZodType]> = {}) {
   BODY_COMPONENTS.set(component, named(schema, component));
-  return {
-    required: true,
-    ...(description ? { description } : {}),
-    content: { "application/json": { schema: { $ref: `#/components/schemas/${component}` } } },
-  };
+  const content: Record<string, { schema: { $ref: string } }> = { "application/json": { schema: { $ref: `#/components/schemas/${component}` } } };
+  // Other media types the operation reads (e.g. a merge patch), each with its own component.
+  for (const [mediaType, [name, other]] of Object.entries(others)) {
+    BODY_COMPONENTS.set(name, named(other, name));
+    content[mediaType] = { schema: { $ref: `#/components/schemas/${name}` } };
+  }
+  return { required: true, ...(description ? { description } : {}), content };
 }
 
 export const etagHeader = {

@@ -1,6 +1,14 @@
 import type { Context } from "hono";
 import { z } from "@hono/zod-openapi";
-import { createBreadcrumbBodySchema, patchBreadcrumbBodySchema, renderLlmView, type Breadcrumb, type LlmHints } from "@crumbs/schemas";
+import {
+  createBreadcrumbBodySchema,
+  MERGE_PATCH_CONTENT_TYPE,
+  mergePatchBreadcrumbBodySchema,
+  patchBreadcrumbBodySchema,
+  renderLlmView,
+  type Breadcrumb,
+  type LlmHints,
+} from "@crumbs/schemas";
 import {
   createBreadcrumb,
   deleteBreadcrumb,
@@ -9,6 +17,7 @@ import {
   JsonText,
   listBreadcrumbs,
   listHistory,
+  mergePatchBreadcrumb,
   patchBreadcrumb,
   RowPacer,
   type StoredResponse,
@@ -108,12 +117,18 @@ const routes = {
     operationId: "patchBreadcrumb",
     tags: ["breadcrumbs"],
     summary: "Update a breadcrumb at the version you read",
-    description: "The fields given replace the stored ones (context as a whole); a known schema validates the new context.",
+    description:
+      "As `application/json`, the fields given replace the stored ones (context as a whole). As `application/merge-patch+json` " +
+      "(RFC 7396), `context` is a merge patch of the stored context: objects merge recursively, a null member removes its key, " +
+      "arrays and scalars replace; the event then lists the top-level context keys it changed (`changed`). Either way a known " +
+      "schema validates the resulting context (422, nothing written).",
     scope: "write",
     parameters: [ifMatchHeader(true), idempotencyKeyHeader],
     request: {
       params: idParams,
-      body: jsonBody("PatchBreadcrumb", patchBreadcrumbBodySchema, "At least one field; `llm_hints: null` removes the top-level hints"),
+      body: jsonBody("PatchBreadcrumb", patchBreadcrumbBodySchema, "At least one field; `llm_hints: null` removes the top-level hints", {
+        [MERGE_PATCH_CONTENT_TYPE]: ["MergePatchBreadcrumb", mergePatchBreadcrumbBodySchema],
+      }),
     },
     responses: { 200: json(BreadcrumbDoc, "The new version, with its ETag", etagHeader), ...errors(400, 404, 412, 413, 422, 428, 503) },
   }),
@@ -215,6 +230,13 @@ export function breadcrumbRoutes(deps: RouteDeps) {
     const id = breadcrumbIdParam(params.id);
     const expectedVersion = ifMatchVersion(c.req.header("if-match"), true);
     const raw = await readJsonBody(c, deps.bodyLimitBytes);
+    if (mediaType(c.req.header("content-type")) === MERGE_PATCH_CONTENT_TYPE) {
+      const patch = parseWriteBody(mergePatchBreadcrumbBodySchema, raw);
+      const parts = { method: "PATCH", path: c.req.path, ifMatch: expectedVersion, body: raw, mediaType: MERGE_PATCH_CONTENT_TYPE };
+      const idempotency = idempotencyParam(c.req.header("idempotency-key"), parts);
+      const validate = breadcrumbContentCheck;
+      return send(c, await mergePatchBreadcrumb(deps.store, { owner, actor, id, expectedVersion, body: patch, validate, idempotency }));
+    }
     const body = parseWriteBody(patchBreadcrumbBodySchema, raw);
     checkTopLevelHints(body.llm_hints);
     const idempotency = idempotencyParam(c.req.header("idempotency-key"), {
@@ -252,3 +274,6 @@ export function breadcrumbRoutes(deps: RouteDeps) {
 
   return app;
 }
+
+/** `application/merge-patch+json; charset=utf-8` -> `application/merge-patch+json`. */
+const mediaType = (header: string | undefined) => header?.split(";")[0]?.trim().toLowerCase();

@@ -27,6 +27,10 @@ export class PageBudget {
 
   constructor(readonly limits: PageLimits) {}
 
+  get rows(): number {
+    return this.rowsTaken;
+  }
+
   get bytes(): number {
     return this.bytesTaken;
   }

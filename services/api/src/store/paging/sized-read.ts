@@ -7,13 +7,16 @@ export interface Sized<K> {
   bytes: number;
 }
 
+/** Stored sizes under this are values kept inline (under the 2 KB TOAST threshold): sized by their stored size. */
+export const INLINE_JSON_BYTES = 2_000;
+
 /**
  * The size of a JSON column's text without sending it: a value stored inline (under the 2 KB
  * TOAST threshold) is measured by its stored size, which is cheap; only larger ones are converted
  * to text in Postgres, and only for the rows a probe looks at.
  */
 export function jsonBytes(column: SQLWrapper): SQL<number> {
-  return sql<number>`(case when pg_column_size(${column}) < 2000 then pg_column_size(${column}) else octet_length(${column}::text) end)::int`;
+  return sql<number>`(case when pg_column_size(${column}) < ${INLINE_JSON_BYTES} then pg_column_size(${column}) else octet_length(${column}::text) end)::int`;
 }
 
 export interface SizedReadSteps<K, R> {

@@ -1,0 +1,124 @@
+import { and, gt, sql, type SQL } from "drizzle-orm";
+import { rowsOf, type Executor } from "../../db/database.ts";
+import { HISTORY_ORDER, orderByKeys } from "../../db/read-order.ts";
+import { breadcrumbHistory as h } from "../../db/schema.ts";
+import type { PageBudget } from "./page-budget.ts";
+import { INLINE_JSON_BYTES } from "./sized-read.ts";
+import { nextLargeSized, stepOutcome, type StepRow } from "./history-step.ts";
+
+/** A history row on a page: its seq and event type, and its JSON text (what `text` asked for). */
+export interface HistoryPageRow {
+  seq: number;
+  event: "created" | "updated" | "deleted";
+  /** The event's JSON (the contract's event body) or the breadcrumb's, as Postgres wrote it. */
+  json: string;
+}
+
+/** What a page's rows carry as text: the whole event (`/v1/events`, SSE) or the breadcrumb (one breadcrumb's history). */
+export type HistoryText = "event" | "breadcrumb";
+
+interface RawRow {
+  seq: string | number;
+  bytes: string | number | null;
+  fits: boolean;
+  event: HistoryPageRow["event"];
+  json: string;
+}
+
+/**
+ * The contract's event body (@crumbs/schemas breadcrumbEventOf: the same fields in the same order)
+ * as text, made in the statement: the breadcrumb is jsonb's text, the title and tags its values'
+ * JSON text, and `changed` where a merge patch set it. Building it in JS from the columns cost the API's main thread more than the rest of
+ * the page (string building and its garbage, 1,000 events a page).
+ */
+const EVENT_JSON = sql.raw(`'{"seq":' || seq || ',"type":"breadcrumb.' || event || '","id":"' || breadcrumb_id ||
+  '","owner":' || to_json(owner)::text || ',"schema_name":' || to_json(schema_name)::text ||
+  ',"title":' || coalesce((breadcrumb->'title')::text, 'null') || ',"tags":' || coalesce((breadcrumb->'tags')::text, 'null') ||
+  ',"version":' || version || ',"at":"' || to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') ||
+  '"' || coalesce(',"changed":' || changed::text, '') || ',"breadcrumb":' || breadcrumb::text || '}'`);
+
+/**
+ * One step of a page as ONE statement: the next `wanted + 1` rows after `after`, each sized, the
+ * byte cut made in Postgres, and only the rows that fit converted to text and sent, with the first
+ * row that does not (without its text) to say why the step ended. Sizing is cheap for a row stored
+ * inline (its stored size); a larger one costs Postgres the text conversion, so only the first
+ * `large` of those are sized and the next one ends the step unsized.
+ *
+ * Before, a page was a size probe and a fetch by a list of keys, twice per page of small rows (a
+ * first probe of 5): four round trips, 1,000 bound parameters and a key lookup per row; 8-9k
+ * events/s against 21-26k/s for this statement on the same 100,000 rows of 1.3 KB.
+ */
+function stepStatement(where: SQL[], after: number | undefined, s: { wanted: number; large: number; left: number; empty: boolean; text: HistoryText }): SQL {
+  const filter = and(...where, ...(after !== undefined ? [gt(h.seq, after)] : []));
+  return sql`
+    select seq, bytes, fits, event, case when fits then ${s.text === "event" ? EVENT_JSON : sql`breadcrumb::text`} end as json
+    from (
+      select *, (sized = rn and rn <= ${s.wanted} and (upto <= ${s.left} or (rn = 1 and ${s.empty}::boolean))) as fits,
+             lag(sized = rn and rn <= ${s.wanted} and (upto <= ${s.left} or (rn = 1 and ${s.empty}::boolean)), 1, true) over w as prev_fits
+      from (
+        select *, sum(bytes) over w as upto, count(bytes) over w as sized, row_number() over w as rn
+        from (
+          select *, case when stored < ${INLINE_JSON_BYTES} then stored
+                         when count(*) filter (where stored >= ${INLINE_JSON_BYTES}) over w <= ${s.large} then octet_length(breadcrumb::text)
+                    end as bytes
+          from (
+            select ${h.seq} as seq, ${h.event} as event, ${h.breadcrumb_id} as breadcrumb_id, ${h.owner} as owner,
+                   ${h.schema_name} as schema_name, ${h.version} as version, ${h.at} as at, ${h.breadcrumb} as breadcrumb, ${h.changed} as changed,
+                   pg_column_size(${h.breadcrumb}) as stored
+            from ${h} where ${filter}
+            order by ${sql.join(orderByKeys(h, HISTORY_ORDER), sql`, `)}
+            limit ${s.wanted + 1}
+          ) candidates
+          window w as (order by seq rows unbounded preceding)
+        ) sized
+        window w as (order by seq rows unbounded preceding)
+      ) summed
+      window w as (order by seq rows unbounded preceding)
+    ) cut
+    where fits or prev_fits
+    order by seq`;
+}
+
+/**
+ * Reads one page of history in seq order under `where` (an owner's events, one breadcrumb's
+ * history): as many rows as `budget` holds, handed to `onRow` in order (false ends the page).
+ * A page of rows stored inline is one statement; rows too large to size cheaply take a statement
+ * per few of them (history-step.ts). `stepRows` caps the rows one statement sends, for a caller
+ * that may stop early (a selector filtering in JS). Returns whether rows follow the last one handed over.
+ */
+export async function readHistoryPage(
+  db: Executor,
+  where: SQL[],
+  budget: PageBudget,
+  after: number | undefined,
+  onRow: (row: HistoryPageRow) => boolean | Promise<boolean>,
+  opts: { text: HistoryText; stepRows?: number },
+): Promise<{ more: boolean }> {
+  let cursor = after;
+  const large = { rows: 0, bytes: 0 };
+  for (;;) {
+    const remaining = budget.limits.rows - budget.rows;
+    const wanted = Math.min(remaining, opts.stepRows ?? Infinity);
+    if (wanted <= 0 || budget.bytes >= budget.limits.bytes) return { more: true };
+    const left = budget.limits.bytes - budget.bytes;
+    const raw = rowsOf<RawRow>(
+      await db.execute(stepStatement(where, cursor, { wanted, large: nextLargeSized(large, left), left, empty: budget.rows === 0, text: opts.text })),
+    );
+    const rows: StepRow[] = raw.map((r) => ({ bytes: r.bytes === null ? null : Number(r.bytes), fits: r.fits }));
+    const fitting = raw.filter((r) => r.fits);
+    // The statement made the cut; the budget counts what was taken by the same rule.
+    budget.fit(fitting.map((r) => Number(r.bytes)));
+    for (const [i, r] of fitting.entries()) {
+      const bytes = Number(r.bytes);
+      if (bytes >= INLINE_JSON_BYTES) {
+        large.rows++;
+        large.bytes += bytes;
+      }
+      cursor = Number(r.seq);
+      const row: HistoryPageRow = { seq: cursor, event: r.event, json: r.json };
+      if (!(await onRow(row))) return { more: i < fitting.length - 1 || raw.length > fitting.length };
+    }
+    const outcome = stepOutcome(rows, { asked: wanted, capped: wanted < remaining });
+    if (outcome !== "continue") return { more: outcome === "more" };
+  }
+}
