@@ -216,6 +216,15 @@ module.exports = {
       from: { path: PACKAGE, pathNot: [TESTS, folderPattern([dirOf("@crumbs/bench"), dirOf("@crumbs/testkit")])] },
       to: { path: [folderPattern([dirOf("@crumbs/testkit")]), "node_modules/vitest/"] },
     },
+    {
+      name: "app-testing-subpaths-only-from-tests",
+      severity: "error",
+      comment:
+        "An app's `./testing` export (`@crumbs/api/testing`, `@crumbs/runner/testing`) is what its tests and the bench " +
+        "need beyond its public face; shipped code (the CLI included) uses the root export.",
+      from: { path: PACKAGE, pathNot: [TESTS, folderPattern([dirOf("@crumbs/bench")])] },
+      to: { path: `${folderPattern([dirOf("@crumbs/api"), dirOf("@crumbs/runner")])}src/testing\\.ts$` },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

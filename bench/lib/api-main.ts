@@ -3,7 +3,8 @@
 // (which also lets `--cpu-prof` write its profile).
 import { loadApiConfig, startApi } from "@crumbs/api";
 
-const api = await startApi({ config: loadApiConfig(process.env), log: (msg, err) => console.error(`[api] ${msg}`, err ?? "") });
+// Background problems and access lines go to the process logger (LOG_LEVEL, LOG_FORMAT) on stderr.
+const api = await startApi({ config: loadApiConfig(process.env) });
 process.stdout.write(`${JSON.stringify({ url: api.url })}\n`);
 
 let closing = false;

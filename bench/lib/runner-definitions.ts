@@ -2,7 +2,8 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { connect } from "nats";
 import { compileSelector, STREAM_NAME, type SelectorTarget } from "@crumbs/schemas";
-import { silentLogger, startRunner } from "@crumbs/runner";
+import { startRunner } from "@crumbs/runner";
+import { silentLogger } from "@crumbs/telemetry";
 import { median, round } from "../stats.ts";
 import type { BenchStack } from "./stack.ts";
 
@@ -69,7 +70,7 @@ export async function measureManyDefinitions(
   collectGarbage();
   const before = process.memoryUsage();
   const t0 = performance.now();
-  const r = await startRunner({ crumbsUrl: stack.api.url, token: opts.token, natsUrl: stack.nats.url, openaiBaseUrl: opts.openaiBaseUrl, openaiApiKey: "bench", log: silentLogger });
+  const r = await startRunner({ crumbsUrl: stack.api.url, token: opts.token, natsUrl: stack.nats.url, openaiBaseUrl: opts.openaiBaseUrl, openaiApiKey: "bench", logger: silentLogger });
   const startupMs = performance.now() - t0;
   const nc = await connect({ servers: stack.nats.url });
   try {

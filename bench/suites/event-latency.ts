@@ -1,7 +1,7 @@
 import { connect } from "nats";
 import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
-import { DEFAULT_PG_POOL } from "@crumbs/api";
+import { DEFAULT_PG_POOL } from "@crumbs/api/testing";
 import { STREAM_NAME, SUBJECT_PREFIX } from "@crumbs/schemas";
 import { seriesValue } from "@crumbs/testkit";
 import type { Suite } from "../types.ts";

@@ -1,6 +1,7 @@
 import { connect } from "nats";
 import { CrumbsClient, handleEvents, respondTo } from "@crumbs/agent-sdk";
-import { silentLogger, startRunner } from "@crumbs/runner";
+import { startRunner } from "@crumbs/runner";
+import { silentLogger } from "@crumbs/telemetry";
 import { FakeOpenAI } from "@crumbs/testkit";
 import type { Suite } from "../types.ts";
 import { round } from "../stats.ts";
@@ -75,7 +76,7 @@ export const runner: Suite = {
     };
 
     try {
-      const r = await startRunner({ crumbsUrl: stack.api.url, token: TOKEN, natsUrl: stack.nats.url, openaiBaseUrl: fake.url, openaiApiKey: "bench", log: silentLogger });
+      const r = await startRunner({ crumbsUrl: stack.api.url, token: TOKEN, natsUrl: stack.nats.url, openaiBaseUrl: fake.url, openaiApiKey: "bench", logger: silentLogger });
       let viaRunner;
       try {
         await stack.http.json("POST", "/v1/breadcrumbs", 201, { body: agentDef("bench-runner") });

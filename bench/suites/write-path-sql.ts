@@ -1,4 +1,4 @@
-import { breadcrumbContentCheck } from "@crumbs/api";
+import { breadcrumbContentCheck } from "@crumbs/api/testing";
 import { SUBJECT_PREFIX } from "@crumbs/schemas";
 import { patchBreadcrumb, type StoreDeps } from "@crumbs/api/store";
 

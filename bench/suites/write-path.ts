@@ -1,5 +1,5 @@
 import postgres from "postgres";
-import { DEFAULT_PG_POOL } from "@crumbs/api";
+import { DEFAULT_PG_POOL } from "@crumbs/api/testing";
 import { SUBJECT_PREFIX } from "@crumbs/schemas";
 import type { Suite } from "../types.ts";
 import { median, round } from "../stats.ts";

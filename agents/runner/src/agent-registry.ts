@@ -37,16 +37,14 @@ export class AgentRegistry {
     if (existing && existing.agent.defVersion >= b.version) return;
     const parsed = parseAgentDef(b);
     if (!parsed.ok) {
-      this.deps.log.warn("ignoring invalid agent definition", { id: b.id, error: parsed.error });
+      this.deps.log.warn({ id: b.id, error: parsed.error }, "ignoring invalid agent definition");
       await this.remove(b.id);
       return;
     }
     const clash = this.find(b.owner, parsed.agent.def.agent_id);
     if (clash && clash.defId !== b.id) {
-      this.deps.log.warn("two definitions share an agent_id; both run on one consumer", {
-        agent: parsed.agent.def.agent_id,
-        ids: [clash.defId, b.id],
-      });
+      const fields = { agent: parsed.agent.def.agent_id, ids: [clash.defId, b.id] };
+      this.deps.log.warn(fields, "two definitions share an agent_id; both run on one consumer");
     }
     const worker = existing ?? new AgentWorker(this.nc, this.deps, parsed.agent, this.opts);
     this.workers.set(b.id, worker);

@@ -61,11 +61,7 @@ export class AgentWorker {
       this.sub = undefined;
       await old.sub?.stop();
       const onError = (err: unknown, event: { id: string } | undefined) =>
-        this.deps.log.error("trigger failed, will be redelivered", {
-          agent: agent.def.agent_id,
-          trigger: event?.id,
-          error: String(err),
-        });
+        this.deps.log.error({ agent: agent.def.agent_id, trigger: event?.id, error: String(err) }, "trigger failed, will be redelivered");
       const onTrigger = async (event: BreadcrumbEvent) => {
         try {
           await handleTrigger(this.deps, this.current, event);
@@ -92,14 +88,10 @@ export class AgentWorker {
       this.consumer = name;
       this.selectorsKey = key;
       if (old.name && old.name !== name) await this.deleteConsumer(old.name);
-      this.deps.log.info("agent running", {
-        agent: agent.def.agent_id,
-        consumer: name,
-        subject: filterSubject,
-      });
+      this.deps.log.info({ agent: agent.def.agent_id, consumer: name, subject: filterSubject }, "agent running");
       // Said once here, not only in each answer: whoever runs the runner reads its log.
       const route = routeModel(agent.def.model, this.deps.endpoints);
-      if (!route.ok) this.deps.log.warn("agent cannot answer until its model is configured", { agent: agent.def.agent_id, reason: route.reason });
+      if (!route.ok) this.deps.log.warn({ agent: agent.def.agent_id, reason: route.reason }, "agent cannot answer until its model is configured");
     });
   }
 
@@ -109,7 +101,7 @@ export class AgentWorker {
       await this.sub?.stop();
       this.sub = undefined;
       if (this.consumer) await this.deleteConsumer(this.consumer);
-      this.deps.log.info("agent stopped", { agent: this.current.def.agent_id });
+      this.deps.log.info({ agent: this.current.def.agent_id }, "agent stopped");
     });
   }
 

@@ -15,7 +15,7 @@ function follow(get: () => Promise<Breadcrumb>) {
       upsert: async (d) => void done.push(`upsert ${d.id}@${d.version}`),
     },
     get,
-    log: { warn: (msg) => void warned.push(msg) },
+    log: { warn: (fieldsOrMsg: object | string, msg?: string) => void warned.push(msg ?? String(fieldsOrMsg)) },
     closing: () => false,
   });
   return { onEvent, done, warned };

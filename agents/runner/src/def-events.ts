@@ -1,5 +1,5 @@
 import { ApiResponseError, type Breadcrumb, type BreadcrumbEvent } from "@crumbs/agent-sdk";
-import type { Logger } from "./log.ts";
+import type { Logger } from "@crumbs/telemetry";
 
 export interface DefEventDeps {
   registry: { remove(id: string): Promise<void>; upsert(def: Breadcrumb): Promise<void> };
@@ -25,7 +25,7 @@ export function followDefinitions(deps: DefEventDeps): (event: BreadcrumbEvent) 
       def = await deps.get(event.id);
     } catch (err) {
       if (err instanceof ApiResponseError && err.status === 404) {
-        deps.log.warn("agent definition not readable after its event; the agent is kept as it was", { id: event.id, status: 404 });
+        deps.log.warn({ id: event.id, status: 404 }, "agent definition not readable after its event; the agent is kept as it was");
         return;
       }
       throw err;

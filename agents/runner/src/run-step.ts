@@ -5,7 +5,7 @@ import { resolveContextSelector, tagValue } from "./context-selectors.ts";
 import { browserTools, parseToolCall } from "./llm/browser-tools.ts";
 import { ModelError, chatCompletion } from "./llm/chat-completion.ts";
 import { routeModel, type ModelEndpoints } from "./llm/model-route.ts";
-import type { Logger } from "./log.ts";
+import type { Logger } from "@crumbs/telemetry";
 import { isTaskCancelled, recordCancelled } from "./cancel.ts";
 import { writeOutputs, type PlannedAction } from "./outputs.ts";
 import { SECRET_REFUSAL, isSecretTarget, secretKnowledge, withheld } from "./secrets.ts";
@@ -107,12 +107,7 @@ export async function runStep(deps: StepDeps, input: StepInput): Promise<void> {
     });
   } catch (err) {
     if (!(err instanceof ModelError)) throw err;
-    deps.log.warn("model call failed", {
-      agent: def.agent_id,
-      trigger: trigger.id,
-      code: err.code,
-      error: err.message,
-    });
+    deps.log.warn({ agent: def.agent_id, trigger: trigger.id, code: err.code, error: err.message }, "model call failed");
     return void (await answer(`The model call failed (${err.code}): ${err.message}`));
   }
 

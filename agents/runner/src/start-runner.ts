@@ -9,11 +9,10 @@ import type { Agent } from "./agent-def.ts";
 import { AgentRegistry } from "./agent-registry.ts";
 import { followDefinitions } from "./def-events.ts";
 import { ConfigError, DEFAULT_CONCURRENCY, type RunnerConfig } from "./config.ts";
-import { defaultRunnerLogger, type Logger } from "./log.ts";
 import { keepHealthFile } from "./health-file.ts";
 import { OPENAI_BASE_URL, OPENROUTER_BASE_URL } from "./llm/model-route.ts";
 import { CountingHttp, RunnerMetrics } from "./metrics.ts";
-import { Registry, serveMetrics, StartupError, unreachableError, type MetricsServer } from "@crumbs/telemetry";
+import { defaultLogger, Registry, serveMetrics, StartupError, unreachableError, type Logger, type MetricsServer } from "@crumbs/telemetry";
 import { connectRunnerNats } from "./nats-connect.ts";
 import { LlmViews } from "./llm/llm-views.ts";
 import { SessionReads } from "./session-reads.ts";
@@ -25,7 +24,8 @@ import { DEFAULT_MEMORY_TOKENS } from "./memory/fit.ts";
 
 export interface RunnerOptions extends RunnerConfig {
   fetch?: typeof fetch;
-  log?: Logger;
+  /** The process's logger (`crumbs start` shares one with the API); default: @crumbs/telemetry's, named "runner". */
+  logger?: Logger;
   /** How often the hosted agents are re-checked against the API, as a safety net for missed events. */
   resyncMs?: number;
   /** Where the runner's series go; `crumbs start` passes one the API's /metrics also renders. */
@@ -54,7 +54,7 @@ const CANCELS_CONSUMER = "crumbs_runner_task_cancels";
 export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   if (!opts.token)
     throw new ConfigError({ variable: "CRUMBS_TOKEN", message: "required: the bearer token the runner writes with" });
-  const log = opts.log ?? defaultRunnerLogger();
+  const log = opts.logger ?? defaultLogger().child({ name: "runner" });
   const fetchFn = opts.fetch ?? globalThis.fetch;
   const metrics = new RunnerMetrics(opts.metricsRegistry ?? new Registry());
   const http = new CountingHttp({ url: opts.crumbsUrl, token: opts.token, fetch: fetchFn }, metrics);
@@ -91,7 +91,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   const resync = () => {
     resyncing ??= listDefs()
       .then((defs) => (closing ? undefined : registry.sync(defs)))
-      .catch((err: unknown) => log.warn("agent resync failed", { error: String(err) }))
+      .catch((err: unknown) => log.warn({ error: String(err) }, "agent resync failed"))
       .finally(() => (resyncing = undefined));
     return resyncing;
   };
@@ -101,7 +101,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   try {
     // Follow first, then list: a definition written in between is seen by one or the other.
     const onDefError = (err: unknown) => {
-      log.warn("agent definition event failed; resyncing", { error: String(err) });
+      log.warn({ error: String(err) }, "agent definition event failed; resyncing");
       void resync();
     };
     subs.push(handleEvents(await subscribeEvents(nc, { schema_name: "agent.def.v1" }, { http, onError: onDefError }), onDefEvent, { onError: onDefError }));
@@ -109,7 +109,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
       throw apiStartupError(opts.crumbsUrl, err);
     }));
     const onResultError = (err: unknown, event: { id: string } | undefined) =>
-      log.error("action result failed", { result: event?.id, error: String(err) });
+      log.error({ result: event?.id, error: String(err) }, "action result failed");
     subs.push(
       handleEvents(
         await subscribeEvents(nc, { schema_name: "browser.action.result.v1" }, { queue: RESULTS_CONSUMER, http, types: ["created"], ackWaitMs, onError: onResultError }),
@@ -118,7 +118,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
       ),
     );
     const onCancelError = (err: unknown, event: { id: string } | undefined) =>
-      log.error("task cancel failed", { cancel: event?.id, error: String(err) });
+      log.error({ cancel: event?.id, error: String(err) }, "task cancel failed");
     subs.push(
       handleEvents(
         await subscribeEvents(nc, { schema_name: TASK_CANCEL_SCHEMA }, { queue: CANCELS_CONSUMER, types: ["created"], ackWaitMs, onError: onCancelError }),
@@ -142,7 +142,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   const timer = setInterval(() => void resync(), opts.resyncMs ?? 30_000);
   timer.unref();
   const stopHealth = opts.healthFile ? keepHealthFile(nc, opts.healthFile) : () => {};
-  log.info("runner started", { agents: registry.list().map((a) => a.def.agent_id), metrics: metricsServer?.url });
+  log.info({ agents: registry.list().map((a) => a.def.agent_id), metrics: metricsServer?.url }, "runner started");
 
   return {
     agents: () => registry.list(),

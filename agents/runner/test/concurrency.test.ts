@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { silentLogger, type Runner } from "@crumbs/runner";
+import { type Runner } from "@crumbs/runner";
+import { silentLogger } from "@crumbs/telemetry";
 import type { RecordedRequest } from "@crumbs/testkit";
 import { chatMessage, installPageAssistant, startStack, startStackRunner, waitForCount, type TestStack } from "./stack.ts";
 
@@ -13,7 +14,7 @@ describe("runner concurrency: sessions side by side, one session in order", () =
 
   beforeAll(async () => {
     s = await startStack();
-    runner = await startStackRunner(s, { log: silentLogger });
+    runner = await startStackRunner(s, { logger: silentLogger });
     await installPageAssistant(s.client, runner);
   });
   afterAll(async () => {

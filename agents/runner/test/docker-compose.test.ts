@@ -6,9 +6,10 @@ import { promisify } from "node:util";
 import { load } from "js-yaml";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadApiConfig } from "@crumbs/api";
-import { loadRunnerConfig, RUNNER_ENV_VARS } from "@crumbs/runner";
-// Not re-exported by @crumbs/api's index; the list of what its parser reads.
-import { API_ENV_VARS } from "@crumbs/api";
+import { loadRunnerConfig } from "@crumbs/runner";
+// The lists of what each config parser reads.
+import { API_ENV_VARS } from "@crumbs/api/testing";
+import { RUNNER_ENV_VARS } from "@crumbs/runner/testing";
 
 // What `docker compose up` runs, read from the files, in seconds and without a Docker engine; the stack
 // itself is built, started and used by compose-up.test.ts.

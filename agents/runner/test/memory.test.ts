@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor, type RecordedRequest, type ScriptedReply } from "@crumbs/testkit";
-import { silentLogger, type Runner } from "@crumbs/runner";
+import { type Runner } from "@crumbs/runner";
+import { silentLogger } from "@crumbs/telemetry";
 import type { Breadcrumb } from "@crumbs/agent-sdk";
 import { actionResult, chatMessage, pageContext, startStack, startStackRunner, waitForCount, type TestStack } from "./stack.ts";
 
@@ -42,7 +43,7 @@ beforeAll(async () => {
   s = await startStack();
   s.fake.setScript((req) => replies.get(currentWords(req) ?? "")?.shift() ?? { kind: "text", content: "ok" });
   runner = await startStackRunner(s, {
-    log: silentLogger,
+    logger: silentLogger,
     fetch: (input, init) => {
       if (String(input).startsWith(s.api.url)) apiCalls.push(`${init?.method ?? "GET"} ${String(input)}`);
       return globalThis.fetch(input, init);

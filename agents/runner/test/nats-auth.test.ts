@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNatsTrust, mintRunnerUser } from "@crumbs/api";
 import { CrumbsClient, handleEvents, type BreadcrumbEvent } from "@crumbs/agent-sdk";
 import { waitFor } from "@crumbs/testkit";
-import { ConfigError, loadRunnerConfig, silentLogger, startRunner, type Runner } from "@crumbs/runner";
+import { ConfigError, loadRunnerConfig, startRunner, type Runner } from "@crumbs/runner";
+import { silentLogger } from "@crumbs/telemetry";
 import { chatMessage, installPageAssistant, startStack, waitForCount, type TestStack } from "./stack.ts";
 
 /**
@@ -25,7 +26,7 @@ describe("runner on an authenticated NATS", () => {
     token: s.env.CRUMBS_TOKEN!,
     modelTimeoutMs: 1_500,
     ackWaitMs: 3_000,
-    log: silentLogger,
+    logger: silentLogger,
   });
 
   beforeAll(async () => {

@@ -1,6 +1,7 @@
 import { connect } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { silentLogger, type Runner } from "@crumbs/runner";
+import { type Runner } from "@crumbs/runner";
+import { silentLogger } from "@crumbs/telemetry";
 import { chatMessage, installPageAssistant, startStack, startStackRunner, waitForCount, type TestStack } from "./stack.ts";
 
 /**
@@ -15,7 +16,7 @@ describe("runner with a trigger too large for NATS", () => {
     s = await startStack({ maxPayload: 32 * 1024 });
     runner = await startStackRunner(s, {
       modelTimeoutMs: 1_500,
-      log: silentLogger,
+      logger: silentLogger,
     });
     await installPageAssistant(s.client, runner);
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@crumbs/testkit";
-import { silentLogger, type Runner } from "@crumbs/runner";
+import { type Runner } from "@crumbs/runner";
+import { silentLogger } from "@crumbs/telemetry";
 import {
   actionResult,
   agentConsumers,
@@ -26,7 +27,7 @@ describe("runner with the page-assistant agent", () => {
     s = await startStack();
     runner = await startStackRunner(s, {
       modelTimeoutMs: 1_500,
-      log: silentLogger,
+      logger: silentLogger,
     });
     agentId = (await installPageAssistant(s.client, runner)).id;
   });

@@ -1,4 +1,5 @@
-import { loadApiConfig, lockedServerConfig, mintRunnerUser, startApi, type NatsTrust, type RunningApi } from "@crumbs/api";
+import { loadApiConfig, mintRunnerUser, startApi, type NatsTrust, type RunningApi } from "@crumbs/api";
+import { lockedServerConfig } from "@crumbs/api/testing";
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
@@ -15,6 +16,7 @@ import {
   waitForConsumerDrained,
   type TestDatabase,
 } from "@crumbs/testkit";
+import { silentLogger } from "@crumbs/telemetry";
 
 export const TOKEN = "test-token-agents-0001";
 
@@ -49,7 +51,7 @@ export async function startStack(opts: { trust?: NatsTrust; maxPayload?: number 
     CRUMBS_RELAY_POLL_MS: "50",
     ...(trust ? { CRUMBS_NATS_ACCOUNT_SEED: trust.accountSeed } : {}),
   });
-  const api = await startApi({ config, log: () => {} });
+  const api = await startApi({ config, logger: silentLogger });
   const client = new CrumbsClient({
     url: api.url,
     token: TOKEN,

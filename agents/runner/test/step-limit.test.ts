@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STREAM_NAME } from "@crumbs/schemas";
 import { waitFor, waitForConsumerDrained } from "@crumbs/testkit";
-import { silentLogger, type Runner } from "@crumbs/runner";
+import { type Runner } from "@crumbs/runner";
+import { silentLogger } from "@crumbs/telemetry";
 import { actionResult, chatMessage, listAll, pageContext, startStack, startStackRunner, waitForAgentDrained, type TestStack } from "./stack.ts";
 
 const MAX_STEPS = 3;
@@ -16,7 +17,7 @@ describe("the runner's step limit", () => {
     s = await startStack();
     runner = await startStackRunner(s, {
       maxSteps: MAX_STEPS,
-      log: silentLogger,
+      logger: silentLogger,
     });
     await s.client.create({
       schema_name: "agent.def.v1",

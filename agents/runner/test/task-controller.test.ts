@@ -3,7 +3,8 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Breadcrumb } from "@crumbs/agent-sdk";
-import { silentLogger, type Runner } from "@crumbs/runner";
+import { type Runner } from "@crumbs/runner";
+import { silentLogger } from "@crumbs/telemetry";
 import { fakeBrowser, monthOf, type Emit, type Outcome } from "@crumbs/runner/controller";
 import { TASK_SKILLS } from "@crumbs/schemas";
 import { waitFor } from "@crumbs/testkit";
@@ -22,7 +23,7 @@ let s: TestStack;
 let runner: Runner;
 beforeAll(async () => {
   s = await startStack();
-  runner = await startStackRunner(s, { modelTimeoutMs: 3_000, log: silentLogger, now: () => NOW });
+  runner = await startStackRunner(s, { modelTimeoutMs: 3_000, logger: silentLogger, now: () => NOW });
   await s.client.create({
     schema_name: "agent.def.v1",
     title: "controlled",

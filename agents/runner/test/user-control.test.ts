@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { silentLogger, type Runner } from "@crumbs/runner";
+import { type Runner } from "@crumbs/runner";
+import { silentLogger } from "@crumbs/telemetry";
 import { waitFor } from "@crumbs/testkit";
 import { actionResult, chatMessage, installPageAssistant, listAll, pageContext, startStack, startStackRunner, waitForCount, waitForHandled, type TestStack } from "./stack.ts";
 
@@ -12,7 +13,7 @@ beforeAll(async () => {
   s = await startStack();
   runner = await startStackRunner(s, {
     modelTimeoutMs: 3_000,
-    log: silentLogger,
+    logger: silentLogger,
   });
   await installPageAssistant(s.client, runner);
 });

@@ -3,8 +3,10 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BrowserContext, Page, Worker } from "playwright-core";
-import { createNatsTrust, loadApiConfig, lockedServerConfig, mintRunnerUser, startApi, type RunningApi } from "@crumbs/api";
-import { silentLogger, startRunner, type Runner } from "@crumbs/runner";
+import { createNatsTrust, loadApiConfig, mintRunnerUser, startApi, type RunningApi } from "@crumbs/api";
+import { lockedServerConfig } from "@crumbs/api/testing";
+import { startRunner, type Runner } from "@crumbs/runner";
+import { silentLogger } from "@crumbs/telemetry";
 import { NatsServer, createTestDatabase, launchChromium, waitFor, type TestDatabase } from "@crumbs/testkit";
 import { FakeOpenAI } from "@crumbs/testkit";
 import { PAGE_ASSISTANT_FILE } from "@crumbs/agent-definitions";
@@ -100,7 +102,7 @@ export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
       natsCreds = join(dir, "runner.creds");
       await writeFile(natsCreds, mintRunnerUser(trust.accountSeed).creds, { mode: 0o600 });
     }
-    const api = await startApi({ config, log: () => {} });
+    const api = await startApi({ config, logger: silentLogger });
     cleanups.push(() => api.close());
     const client = createApi({ apiUrl: api.url, token: TOKEN });
     const runner = await startRunner({
@@ -113,7 +115,7 @@ export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
       openrouterApiKey: "or-test-key",
       modelTimeoutMs: 5_000,
       ackWaitMs: 5_000,
-      log: silentLogger,
+      logger: silentLogger,
     });
     cleanups.push(() => runner.close());
     const def = JSON.parse(await readFile(PAGE_ASSISTANT_FILE, "utf8"));

@@ -1,11 +1,12 @@
 export {
   createLogger,
   defaultLogger,
-  logFn,
+  silentLogger,
   logOptionsFromEnv,
   LOG_FORMATS,
   LOG_LEVELS,
   type Logger,
+  type LogFn,
   type LogFormat,
   type LogLevel,
   type LogOptions,

@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "./errors.ts";
-import { createLogger, logOptionsFromEnv } from "./logger.ts";
+import { createLogger, logOptionsFromEnv, silentLogger, type Logger } from "./logger.ts";
 
 describe("logOptionsFromEnv", () => {
   it("on a terminal: pretty lines at warn, so the start banner stays on screen", () => {
@@ -41,5 +41,21 @@ describe("createLogger", () => {
     logger.warn({ agent: "echo" }, "slow model");
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0]!)).toMatchObject({ level: 40, agent: "echo", msg: "slow model" });
+  });
+});
+
+describe("Logger", () => {
+  it("a child's lines carry its bindings, and an err field its message and stack", () => {
+    const lines: string[] = [];
+    const sink = new Writable({ write: (chunk: Buffer, _enc, done) => (lines.push(chunk.toString()), done()) });
+    const logger: Logger = createLogger({ level: "info", format: "json" }, sink).child({ name: "api" });
+    logger.error({ err: new Error("boom") }, "close failed");
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 50, name: "api", msg: "close failed", err: { message: "boom", stack: expect.stringContaining("boom") } });
+  });
+
+  it("silentLogger and its children write nothing and throw nothing", () => {
+    const quiet = silentLogger.child({ name: "runner" });
+    expect(() => (quiet.warn("nothing"), quiet.error({ err: new Error("x") }, "nothing"))).not.toThrow();
+    expect(quiet.child({ more: 1 })).toBe(silentLogger);
   });
 });

@@ -1,8 +1,31 @@
 import { createRequire } from "node:module";
-import { pino, type DestinationStream, type Logger } from "pino";
+import { pino, type DestinationStream } from "pino";
 import { ConfigError } from "./errors.ts";
 
-export type { Logger } from "pino";
+/** One log call, in pino's order: a message, or fields (an `err` among them) and then the message. */
+export interface LogFn {
+  (msg: string): void;
+  (fields: object, msg?: string): void;
+}
+
+/**
+ * The one logger type of every crumbs app: the part of pino's API they use, so a part takes a
+ * `Logger` whether it runs under pino, in a test that keeps quiet (`silentLogger`) or in the relay
+ * thread (which forwards each call to the main thread's logger).
+ */
+export interface Logger {
+  error: LogFn;
+  warn: LogFn;
+  info: LogFn;
+  debug: LogFn;
+  /** The same logger with these fields on every line (`{name: "api"}`, `{agent: "echo"}`). */
+  child(bindings: Record<string, unknown>): Logger;
+}
+
+const noop = () => {};
+
+/** A logger that writes nothing: for tests and embedded parts that keep quiet. */
+export const silentLogger: Logger = { error: noop, warn: noop, info: noop, debug: noop, child: () => silentLogger };
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -61,7 +84,3 @@ export function defaultLogger(): Logger {
   return processLogger;
 }
 
-/** The `(msg, err?)` callbacks the API's parts take, on a pino logger: warn, or error with the error. */
-export function logFn(logger: Logger): (msg: string, err?: unknown) => void {
-  return (msg, err) => (err === undefined ? logger.warn(msg) : logger.error({ err }, msg));
-}

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { natsServers, warmEngines } from "@crumbs/schemas";
-import { defaultLogger, logFn, type Logger, type Registry } from "@crumbs/telemetry";
+import { defaultLogger, type Logger, type Registry } from "@crumbs/telemetry";
 import type { ApiConfig } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
@@ -26,20 +26,20 @@ export interface ApiStack {
   relay: Relay;
   /** TTL expiry and history retention, in the background. */
   sweeper: RetentionSweeper;
-  /** Where background parts report problems (the driver-fault guard too). */
-  log: Log;
+  /** The API's logger: background parts (the driver-fault guard too) report problems on it. */
+  logger: Logger;
   close(): Promise<void>;
 }
-
-export type Log = (msg: string, err?: unknown) => void;
 
 export interface AssembleOptions {
   config: ApiConfig;
   database?: Database;
-  /** The process's logger (`crumbs start` shares one with the runner); default: @crumbs/telemetry's. */
+  /**
+   * The process's logger (`crumbs start` shares one with the runner; a quiet test passes
+   * `silentLogger`): access lines, unhandled errors and the background parts' problems.
+   * Default: @crumbs/telemetry's, named "api".
+   */
   logger?: Logger;
-  /** Where the background parts report problems; default: warn/error lines on `logger`. */
-  log?: Log;
   /** More series for /metrics, e.g. the runner's when it runs in the same process. */
   extraMetrics?: readonly Registry[];
 }
@@ -48,10 +48,9 @@ export interface AssembleOptions {
 export async function assembleApi(opts: AssembleOptions): Promise<ApiStack> {
   const { config } = opts;
   const logger = opts.logger ?? defaultLogger().child({ name: "api" });
-  const log = opts.log ?? logFn(logger);
   const database =
     opts.database ??
-    (await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl, log, maxConnections: config.pgPool } : { pgliteDir: config.pgliteDir, log }).catch(
+    (await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl, log: logger, maxConnections: config.pgPool } : { pgliteDir: config.pgliteDir, log: logger }).catch(
       (err: unknown) => {
         throw databaseStartupError(config.databaseUrl, err);
       },
@@ -59,7 +58,7 @@ export async function assembleApi(opts: AssembleOptions): Promise<ApiStack> {
   const cleanups: (() => Promise<unknown>)[] = [];
   if (!opts.database) cleanups.push(() => database.close());
   const close = async () => {
-    for (const c of cleanups.splice(0).reverse()) await c().catch((err: unknown) => log("close failed", err));
+    for (const c of cleanups.splice(0).reverse()) await c().catch((err: unknown) => logger.error({ err }, "close failed"));
   };
   try {
     // Before any request: the first hostile evaluation would otherwise run uncompiled and hold
@@ -70,7 +69,7 @@ export async function assembleApi(opts: AssembleOptions): Promise<ApiStack> {
     });
     const nats = await connectNats({
       url: config.natsUrl,
-      log,
+      log: logger,
       authenticator: apiNatsAuthenticator(config.auth),
       streamLimits: config.streamLimits,
       streamReplicas: config.streamReplicas,
@@ -79,7 +78,7 @@ export async function assembleApi(opts: AssembleOptions): Promise<ApiStack> {
     });
     cleanups.push(() => nats.close());
     const metrics = new Metrics(opts.extraMetrics);
-    const relay = await startRelay({ config, database, nats, metrics, log });
+    const relay = await startRelay({ config, database, nats, metrics, log: logger });
     cleanups.push(() => relay.stop());
     const notifier = new ChangeNotifier(nats);
     cleanups.push(async () => notifier.close());
@@ -126,7 +125,6 @@ export async function assembleApi(opts: AssembleOptions): Promise<ApiStack> {
       ownerReads: config.ownerReads,
       authFailRateLimit: config.authFailRateLimit,
       onOutboxRetry: () => relay.kick(),
-      ...(opts.log ? { log: opts.log } : {}),
       logger,
     });
     const sweeper = new RetentionSweeper({
@@ -139,11 +137,11 @@ export async function assembleApi(opts: AssembleOptions): Promise<ApiStack> {
       policy: config.retention,
       idempotencyTtlSeconds: config.idempotencyTtlSeconds,
       intervalMs: config.sweepMs,
-      log,
+      log: logger,
     });
     sweeper.start();
     cleanups.push(() => sweeper.stop());
-    return { app, database, nats, relay, sweeper, log, close };
+    return { app, database, nats, relay, sweeper, logger, close };
   } catch (err) {
     await close();
     throw err;

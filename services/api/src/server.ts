@@ -22,7 +22,7 @@ export async function startApi(opts: AssembleOptions): Promise<RunningApi> {
   const unguard = database.recover
     ? guardDriverFaults({
         recover: (reason) => database.recover?.(reason),
-        log: stack.log,
+        log: stack.logger,
       })
     : () => {};
   try {

@@ -4,6 +4,7 @@ import { waitFor } from "@crumbs/testkit";
 import { assembleApi, type ApiStack } from "../src/assemble.ts";
 import { apiKeys } from "../src/db/schema.ts";
 import { startStack, type TestStack } from "./stack.ts";
+import { silentLogger } from "@crumbs/telemetry";
 
 // Two API processes' worth of stacks on one database: a key cached by the second must stop
 // working there as soon as the first revokes it. The TTL is set far beyond the test's length,
@@ -13,7 +14,7 @@ let second: ApiStack;
 
 beforeAll(async () => {
   first = await startStack({ CRUMBS_AUTH_CACHE_TTL_MS: "300000" });
-  second = await assembleApi({ config: first.config, log: () => {} });
+  second = await assembleApi({ config: first.config, logger: silentLogger });
 }, 60_000);
 afterAll(async () => {
   await second?.close();
@@ -51,7 +52,7 @@ describe("authentication cache", () => {
   });
 
   it("with the cache off (TTL 0) every request reads the key", async () => {
-    const off = await assembleApi({ config: { ...first.config, authCacheTtlMs: 0 }, log: () => {} });
+    const off = await assembleApi({ config: { ...first.config, authCacheTtlMs: 0 }, logger: silentLogger });
     try {
       const key = await newKey("cache-3");
       expect((await get(off, key.token)).status).toBe(200);

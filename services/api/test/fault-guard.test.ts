@@ -14,7 +14,8 @@ function runGuarded(throwing: string) {
     import { guardDriverFaults } from ${JSON.stringify(guardModule)};
     const unguard = guardDriverFaults({
       recover: () => console.log("recovered"),
-      log: (msg) => console.log("log:", msg),
+      // The Logger shape of @crumbs/telemetry: the guard reports on error(fields, msg).
+      log: { error: (fields, msg) => console.log("log:", msg), warn() {}, info() {}, debug() {}, child() { return this; } },
     });
     setImmediate(() => { ${throwing} });
     setTimeout(() => { console.log("still running"); unguard(); }, 100);

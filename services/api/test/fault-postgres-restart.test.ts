@@ -6,6 +6,7 @@ import { connect } from "nats";
 import { assembleApi, type ApiStack } from "../src/assemble.ts";
 import { loadApiConfig } from "../src/config.ts";
 import { rowsOf } from "../src/db/database.ts";
+import { silentLogger } from "@crumbs/telemetry";
 
 const TOKEN = "fault-pg-token-0123456789";
 const WRITERS = 4;
@@ -44,7 +45,7 @@ describe("Postgres restarted during writes", () => {
       CRUMBS_TOKEN: TOKEN,
       CRUMBS_RELAY_POLL_MS: "100",
     });
-    api = await assembleApi({ config, log: () => {} });
+    api = await assembleApi({ config, logger: silentLogger });
   }, 60_000);
   afterAll(async () => {
     await api?.close();

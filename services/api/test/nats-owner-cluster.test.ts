@@ -6,6 +6,7 @@ import { assembleApi, type ApiStack } from "../src/assemble.ts";
 import { loadApiConfig } from "../src/config.ts";
 import { createNatsTrust, lockedServerConfig, mintApiUser, mintUser, ownerAccountKey } from "../src/nats-auth/index.ts";
 import { closeServer, listen } from "../src/server.ts";
+import { createLogger, silentLogger } from "@crumbs/telemetry";
 
 /**
  * Owner accounts on the scale-out shape (docs/scaling.md): three nats-server nodes in operator
@@ -46,7 +47,7 @@ describe("owner accounts on a 3-node NATS cluster", () => {
       CRUMBS_STREAM_REPLICAS: "3",
       CRUMBS_RELAY_POLL_MS: "50",
     });
-    stack = await assembleApi({ config, log: process.env.CRUMBS_TEST_LOG ? (m, e) => console.error(m, e ?? "") : () => {} });
+    stack = await assembleApi({ config, logger: process.env.CRUMBS_TEST_LOG ? createLogger({ level: "debug", format: "pretty" }) : silentLogger });
     server = await listen(stack.app.fetch, "127.0.0.1", 0);
     const addr = server.address();
     url = `http://127.0.0.1:${typeof addr === "object" && addr ? addr.port : 0}`;

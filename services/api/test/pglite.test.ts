@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../src/http/app.ts";
 import { openDatabase, type Database } from "../src/index.ts";
 import { migrate } from "../src/db/migrate.ts";
+import { silentLogger } from "@crumbs/telemetry";
 
 describe("the same store on embedded PGlite", () => {
   let dir: string;
@@ -21,7 +22,7 @@ describe("the same store on embedded PGlite", () => {
   });
 
   it("creates, patches with If-Match, refuses a stale version and keeps history", async () => {
-    const app = createApp({ database, adminToken: "pglite-token-123", log: () => {} });
+    const app = createApp({ database, adminToken: "pglite-token-123", logger: silentLogger });
     const call = (path: string, init: RequestInit = {}) =>
       app.request(path, {
         ...init,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { STREAM_NAME } from "@crumbs/schemas";
+import { silentLogger } from "@crumbs/telemetry";
 import { waitFor } from "@crumbs/testkit";
 import { rowsOf } from "../src/db/database.ts";
 import { ManualClock } from "../src/outbox/relay-clock.fixture.ts";
@@ -37,14 +38,16 @@ describe("relay thread restart", () => {
 
   it("starts a dead thread again after 1 s and it publishes what was committed meanwhile", async () => {
     const clock = new ManualClock();
-    const logs: string[] = [];
+    const logs: { msg: string | undefined; fields: { code?: number } }[] = [];
+    const record = (fieldsOrMsg: object | string, msg?: string) =>
+      void logs.push(typeof fieldsOrMsg === "string" ? { msg: fieldsOrMsg, fields: {} } : { msg, fields: fieldsOrMsg });
     relay = new ThreadRelay({
       databaseUrl: s.config.databaseUrl!,
       natsUrl: s.natsServer.url,
       pollMs: 100,
       backlog: () => outboxBacklog(s.database.db),
       clock,
-      log: (m) => logs.push(m),
+      log: { ...silentLogger, warn: record, error: record },
     });
     await relay.start();
     const nc = await s.client();
@@ -62,7 +65,7 @@ describe("relay thread restart", () => {
 
     const dead = relay.thread!;
     await dead.terminate();
-    await waitFor(() => logs.some((l) => l.includes("relay thread exited (code 1), starting another")), { message: "the death noticed" });
+    await waitFor(() => logs.some((l) => l.msg === "relay thread exited, starting another" && l.fields.code === 1), { message: "the death noticed" });
     expect(relay.thread).toBeUndefined();
     expect(clock.pending()).toEqual([1_000]);
     await waitFor(async () => (await relayBackends()) === 0, { message: "the dead thread's connection gone" });

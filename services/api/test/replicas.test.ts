@@ -9,6 +9,7 @@ import { migrationsFolder } from "../src/db/migrate.ts";
 import { openDatabase } from "../src/db/open.ts";
 import { rowsOf, type Database } from "../src/db/database.ts";
 import { startApi, type RunningApi } from "../src/server.ts";
+import { silentLogger } from "@crumbs/telemetry";
 
 const TOKEN = "replicas-admin-token-0123456789";
 
@@ -36,7 +37,7 @@ describe("two API replicas on one database and one nats-server", () => {
       CRUMBS_SWEEP_MS: "100",
     });
     // Started together: the migrations and the stream setup race each other.
-    replicas = await Promise.all([0, 1].map(() => startApi({ config, log: () => {} })));
+    replicas = await Promise.all([0, 1].map(() => startApi({ config, logger: silentLogger })));
     db = await openDatabase({ databaseUrl: pg.url });
     nc = await connect({ servers: natsServer.url });
   }, 60_000);

@@ -6,6 +6,7 @@ import { loadApiConfig, type ApiConfig } from "../src/config.ts";
 import { rowsOf } from "../src/db/database.ts";
 import { createNatsTrust, lockedServerConfig } from "../src/nats-auth/index.ts";
 import { closeServer, listen } from "../src/server.ts";
+import { createLogger, silentLogger } from "@crumbs/telemetry";
 
 export const TOKEN = "test-admin-token-0123456789";
 
@@ -45,7 +46,7 @@ export async function startStack(env: Record<string, string> = {}, opts: { nats?
     ...(process.env.CRUMBS_RELAY_THREAD ? { CRUMBS_RELAY_THREAD: process.env.CRUMBS_RELAY_THREAD } : {}),
     ...env,
   });
-  const stack = await assembleApi({ config, log: process.env.CRUMBS_TEST_LOG ? (m, e) => console.error(m, e ?? "") : () => {} });
+  const stack = await assembleApi({ config, logger: process.env.CRUMBS_TEST_LOG ? createLogger({ level: "debug", format: "pretty" }) : silentLogger });
   const clients: NatsConnection[] = [];
   const servers: Awaited<ReturnType<typeof listen>>[] = [];
   return {

@@ -90,7 +90,7 @@ export async function startStack(
       cleanups.push(() => rm(natsUrlFile(cwd), { force: true }));
     }
 
-    const [{ loadApiConfig, startApi }, { loadRunnerConfig, pinoLogger, startRunner }, { defaultLogger, Registry }] = await Promise.all([
+    const [{ loadApiConfig, startApi }, { loadRunnerConfig, startRunner }, { defaultLogger, Registry }] = await Promise.all([
       import("@crumbs/api"),
       import("@crumbs/runner"),
       import("@crumbs/telemetry"),
@@ -121,7 +121,7 @@ export async function startStack(
       // Its series are on the API's /metrics; RUNNER_METRICS_PORT is for `crumbs runner` alone.
       metricsPort: undefined,
       metricsRegistry: runnerMetrics,
-      log: pinoLogger(logger.child({ name: "runner" })),
+      logger: logger.child({ name: "runner" }),
     });
     cleanups.push(() => runner.close());
 

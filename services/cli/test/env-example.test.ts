@@ -2,8 +2,8 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { API_ENV_VARS } from "@crumbs/api";
-import { RUNNER_ENV_VARS } from "@crumbs/runner";
+import { API_ENV_VARS } from "@crumbs/api/testing";
+import { RUNNER_ENV_VARS } from "@crumbs/runner/testing";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 

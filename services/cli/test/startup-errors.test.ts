@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadApiConfig, startApi, type RunningApi } from "@crumbs/api";
 import { createTestDatabase, freePort, NatsServer, type TestDatabase } from "@crumbs/testkit";
 import { cleanEnv, runCli } from "./run-cli.ts";
+import { silentLogger } from "@crumbs/telemetry";
 
 // Each process started for real with one bad value: it must exit 1 with a line that names the
 // variable and the fix, not a driver's bare error code.
@@ -22,7 +23,7 @@ beforeAll(async () => {
   [nats, db] = await Promise.all([NatsServer.start(), createTestDatabase("crumbs_startup")]);
   api = await startApi({
     config: loadApiConfig({ DATABASE_URL: db.url, NATS_URL: nats.url, PORT: "0", HOST: "127.0.0.1", CRUMBS_TOKEN: token }),
-    log: () => {},
+    logger: silentLogger,
   });
   busy = createServer();
   await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@crumbs/testkit";
-import { silentLogger, type Runner } from "@crumbs/runner";
+import { type Runner } from "@crumbs/runner";
+import { silentLogger } from "@crumbs/telemetry";
 import { actionResult, chatMessage, installPageAssistant, pageContext, startStackRunner, waitForCount } from "../../../agents/runner/test/stack.ts";
 import type { PlanStep, TaskStatus } from "@crumbs/schemas";
 import { login, startDashboard, type DashboardHarness } from "./harness.ts";
@@ -22,7 +23,7 @@ describe("dashboard: agents and sessions", () => {
     runner = await startStackRunner(s, {
       modelTimeoutMs: 30_000,
       ackWaitMs: 5_000,
-      log: silentLogger,
+      logger: silentLogger,
     });
     await installPageAssistant(s.client, runner);
     await s.client.create(pageContext("ext-1"));

@@ -177,7 +177,7 @@ async function askModel(ctx: Ctx, task: ControlledTask, pcd: Pcd): Promise<Model
     return choice;
   } catch (err) {
     if (!(err instanceof ModelError)) throw err;
-    ctx.deps.log.warn("model call failed", { agent: def.agent_id, code: err.code, error: err.message });
+    ctx.deps.log.warn({ agent: def.agent_id, code: err.code, error: err.message }, "model call failed");
     return { kind: "text", content: `The model call failed (${err.code}): ${err.message}` };
   }
 }
@@ -198,7 +198,7 @@ async function askScout(ctx: Ctx, task: ControlledTask, step: string, answers: Q
     return scoutCandidatesOf(result);
   } catch (err) {
     if (!(err instanceof ModelError)) throw err;
-    ctx.deps.log.warn("scout call failed", { agent: def.agent_id, code: err.code, error: err.message });
+    ctx.deps.log.warn({ agent: def.agent_id, code: err.code, error: err.message }, "scout call failed");
     return [];
   }
 }

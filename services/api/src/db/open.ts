@@ -1,10 +1,11 @@
+import type { Logger } from "@crumbs/telemetry";
 import type { Database } from "./database.ts";
 import { openPostgres } from "./postgres/open.ts";
 import { openPglite } from "./pglite/open.ts";
 
 export type OpenDatabaseOptions = ({ databaseUrl: string } | { pgliteDir: string }) & {
   /** Where the Postgres supervisor reports lost and regained connections. */
-  log?: (msg: string, err?: unknown) => void;
+  log?: Logger;
   /** Postgres only: the pool's size (DEFAULT_PG_POOL when unset). */
   maxConnections?: number;
 };

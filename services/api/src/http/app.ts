@@ -90,14 +90,11 @@ export interface AppDeps {
   onOutboxRetry?: () => void;
   /** The access log and unhandled errors, with the request id; default: @crumbs/telemetry's process logger. */
   logger?: Logger;
-  /** Replaces `logger` for unhandled errors (tests that keep quiet). */
-  log?: (msg: string, err?: unknown) => void;
 }
 
 export function createApp(deps: AppDeps) {
   const logger = deps.logger ?? defaultLogger().child({ name: "api" });
-  const reportError = (msg: string, err: unknown, reqId: string | undefined) =>
-    deps.log ? deps.log(`${msg} (request ${reqId})`, err) : logger.error({ err, req_id: reqId }, msg);
+  const reportError = (msg: string, err: unknown, reqId: string | undefined) => logger.error({ err, req_id: reqId }, msg);
   const metrics = deps.metrics ?? new Metrics();
   const notifier = deps.notifier ?? new ChangeNotifier(deps.nats);
   const principalCache = deps.principalCache ?? new PrincipalCache({ ttlMs: 10_000 });

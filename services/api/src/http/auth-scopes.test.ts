@@ -3,6 +3,7 @@ import type { Database } from "../db/database.ts";
 import { createApp } from "./app.ts";
 import type { Principal } from "./auth.ts";
 import { SCOPES } from "./auth-scopes.ts";
+import { silentLogger } from "@crumbs/telemetry";
 
 /** What every route needs, written out: a new route fails this test until someone decides its scope here. */
 const EXPECTED: Record<string, string> = {
@@ -30,7 +31,7 @@ const tokens: Record<string, Principal> = Object.fromEntries(
   SCOPES.map((s) => [`only-${s}`, { owner: "a", scopes: SCOPES.filter((x) => x !== s), actor: `no-${s}` }]),
 );
 // The database is never reached: every request here is refused before its handler runs.
-const app = createApp({ database: {} as Database, authenticate: async (t) => tokens[t], log: () => {} });
+const app = createApp({ database: {} as Database, authenticate: async (t) => tokens[t], logger: silentLogger });
 
 type Operation = { security?: { bearer?: string[] }[] };
 async function documentedScopes(): Promise<Record<string, string>> {

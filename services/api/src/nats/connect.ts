@@ -1,3 +1,4 @@
+import type { Logger } from "@crumbs/telemetry";
 import { connect, Events, type Authenticator, type NatsConnection } from "nats";
 import { natsServers } from "@crumbs/schemas";
 import { ensureStream, type StreamLimits } from "./stream.ts";
@@ -22,7 +23,7 @@ export interface NatsLink {
 export async function connectNats(opts: {
   url: string;
   name?: string;
-  log?: (msg: string) => void;
+  log?: Logger;
   /** NATS credentials when the server is not open (see nats-auth/). */
   authenticator?: Authenticator;
   /** Applied to the CRUMBS stream at connect and after every reconnect. */
@@ -49,14 +50,14 @@ export async function connectNats(opts: {
     for await (const s of nc.status()) {
       if (s.type === Events.Disconnect) {
         up = false;
-        opts.log?.(`nats disconnected from ${String(s.data)}`);
+        opts.log?.warn({ server: String(s.data) }, "nats disconnected");
       } else if (s.type === Events.Reconnect) {
         // The server may have come back empty (new volume): ensure the stream before publishing again.
         try {
           await ensureStream(nc, opts.streamLimits, opts.streamReplicas);
           up = true;
         } catch (err) {
-          opts.log?.(`nats reconnected but the stream could not be ensured: ${String(err)}`);
+          opts.log?.warn({ err }, "nats reconnected but the stream could not be ensured");
           up = true;
         }
         for (const fn of listeners) fn();

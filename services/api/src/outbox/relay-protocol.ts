@@ -51,5 +51,5 @@ export type FromRelayThread =
   | { type: "failed"; message: string }
   | { type: "published"; delaysMs: readonly number[]; fromMemory: number }
   | { type: "parked"; n: number }
-  | { type: "log"; msg: string }
+  | { type: "log"; level: "error" | "warn" | "info" | "debug"; fields: object; msg: string | undefined }
   | { type: "stopped" };

@@ -1,3 +1,4 @@
+import type { Logger } from "@crumbs/telemetry";
 import { Worker } from "node:worker_threads";
 import type { CommittedEvent } from "../store/committed-event.ts";
 import type { Relay } from "./relay.ts";
@@ -9,7 +10,7 @@ export interface ThreadRelayOptions extends Omit<RelayWorkerData, "kickFlag"> {
   /** Events published, each with its delay in ms from its write to JetStream's ack, and how many came from memory (OutboxRelay's). */
   onPublished?(delaysMs: readonly number[], fromMemory: number): void;
   onParked?(count: number): void;
-  log?(msg: string): void;
+  log?: Logger;
   /** Wait before starting a thread again after it died (e.g. the postgres driver's uncaught TypeError). */
   restartMs?: number;
   /** The restart timer's clock (tests pass relay-clock.fixture.ts's). */
@@ -62,18 +63,18 @@ export class ThreadRelay implements Relay {
         } else if (m.type === "failed") reject(new Error(`relay thread: ${m.message}`));
         else if (m.type === "published") this.opts.onPublished?.(m.delaysMs, m.fromMemory);
         else if (m.type === "parked") this.opts.onParked?.(m.n);
-        else if (m.type === "log") this.opts.log?.(m.msg);
+        else if (m.type === "log") this.opts.log?.[m.level](m.fields, m.msg);
         else if (m.type === "stopped") stoppedCleanly = true;
       });
       worker.on("error", (err) => {
-        this.opts.log?.(`relay thread failed: ${String(err)}`);
+        this.opts.log?.warn({ err }, "relay thread failed");
         if (!ready) reject(err);
       });
       worker.on("exit", (code) => {
         if (this.worker === worker) this.worker = undefined;
         if (!ready) return reject(new Error(`relay thread exited with code ${code} before it started`));
         if (this.stopping || stoppedCleanly) return;
-        this.opts.log?.(`relay thread exited (code ${code}), starting another`);
+        this.opts.log?.warn({ code }, "relay thread exited, starting another");
         this.restartLater();
       });
     });
@@ -85,7 +86,7 @@ export class ThreadRelay implements Relay {
     const restart = () => {
       if (this.stopping) return;
       this.start().catch((err: unknown) => {
-        this.opts.log?.(`relay thread did not start again: ${String(err)}`);
+        this.opts.log?.warn({ err }, "relay thread did not start again");
         this.restartLater();
       });
     };
@@ -127,7 +128,7 @@ export class ThreadRelay implements Relay {
     );
     worker.postMessage({ type: "stop" } satisfies ToRelayThread);
     const timer = setTimeout(() => {
-      this.opts.log?.("relay thread did not stop in time, terminating it");
+      this.opts.log?.warn("relay thread did not stop in time, terminating it");
       void worker.terminate();
     }, STOP_TIMEOUT_MS);
     await exited;

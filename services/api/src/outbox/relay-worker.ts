@@ -4,13 +4,14 @@ import { connectNats } from "../nats/connect.ts";
 import type { FromRelayThread, ToRelayThread } from "./relay-protocol.ts";
 import { kickLatch, relayWorkerDataSchema } from "./relay-protocol.ts";
 import { OutboxRelay } from "./relay.ts";
+import { threadLogger } from "./thread-logger.ts";
 import { PgRelayStore } from "./relay-store-pg.ts";
 
 // The relay thread (relay-thread.ts starts it): its own Postgres and NATS connections,
 // so batches and JetStream acks never wait behind HTTP work on the API's event loop.
 const port = parentPort!;
 const post = (m: FromRelayThread) => port.postMessage(m);
-const log = (msg: string) => post({ type: "log", msg });
+const log = threadLogger(post);
 
 const data = relayWorkerDataSchema.parse(workerData);
 const kickFlag = new Int32Array(data.kickFlag);
@@ -42,8 +43,8 @@ try {
     else if (m.type === "stop") {
       void (async () => {
         // Finishes the batch in flight, then closes the relay's Postgres connection.
-        await relay.stop().catch((err: unknown) => log(`relay thread: postgres close failed: ${String(err)}`));
-        await nats.close().catch((err: unknown) => log(`relay thread: nats close failed: ${String(err)}`));
+        await relay.stop().catch((err: unknown) => log.warn({ err }, "relay thread: postgres close failed"));
+        await nats.close().catch((err: unknown) => log.warn({ err }, "relay thread: nats close failed"));
         post({ type: "stopped" });
         // Ends the thread even if a library left a handle open; exit code 0 tells the main thread all closed.
         process.exit(0);

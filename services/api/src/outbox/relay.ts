@@ -1,3 +1,4 @@
+import type { Logger } from "@crumbs/telemetry";
 import { setImmediate } from "node:timers/promises";
 import type { NatsLink } from "../nats/connect.ts";
 import { JetStreamPublisher } from "../nats/publisher.ts";
@@ -48,7 +49,7 @@ export interface RelayOptions {
   onPublished?(delaysMs: readonly number[], fromMemory: number): void;
   /** Rows moved to the dead-letter table (outbox_parked). */
   onParked?(count: number): void;
-  log?(msg: string): void;
+  log?: Logger;
   /** Commits seen from another thread (relay-worker.ts): each batch resets it, an idle relay asks it before it sleeps. */
   commits?: CommitLatch;
   /** The timers' clock (tests pass relay-clock.fixture.ts's). */
@@ -178,7 +179,7 @@ export class OutboxRelay implements Relay {
     try {
       outcome = await this.drainBatch();
     } catch (err) {
-      this.opts.log?.(`outbox relay: ${String(err)}`);
+      this.opts.log?.warn({ err }, "outbox relay failed");
       outcome = "failed";
     }
     // Asked only when the relay would sleep: asking puts the cross-thread latch to sleep too.
@@ -218,7 +219,7 @@ export class OutboxRelay implements Relay {
     const fromMemory = acked.filter((m) => m.row.handed).length;
     // What was sent after a refusal is not in the stream: the outbox, not memory, knows what is next.
     if (sent.failure !== undefined) this.memory.reset();
-    if (outcome === "failed") this.opts.log?.(`outbox relay: publish failed, will retry: ${String(sent.failure)}`);
+    if (outcome === "failed") this.opts.log?.warn({ err: sent.failure }, "outbox relay: publish failed, will retry");
     if (park) await this.park(batch, [park]);
     return { outcome, published, fromMemory, parked: sent.parked + (park ? 1 : 0) };
   }
@@ -273,7 +274,7 @@ export class OutboxRelay implements Relay {
 
   private async park(batch: RelayBatch, parked: readonly ToPark[]): Promise<void> {
     await batch.park(parked);
-    for (const p of parked) this.opts.log?.(`outbox relay: parked seq ${p.row.seq} (${p.row.subject}): ${p.reason}`);
+    for (const p of parked) this.opts.log?.warn({ seq: p.row.seq, subject: p.row.subject, reason: p.reason }, "outbox relay: parked");
   }
 
   /** Resolves with the time of the ack (performance.now()). */

@@ -1,3 +1,4 @@
+import type { Logger } from "@crumbs/telemetry";
 import type { ApiConfig } from "../config.ts";
 import type { Database } from "../db/database.ts";
 import type { Metrics } from "../metrics.ts";
@@ -12,7 +13,7 @@ export interface StartRelayOptions {
   /** The API's NATS connection, used by the in-process relay (the thread opens its own). */
   nats: NatsLink;
   metrics: Metrics;
-  log: (msg: string) => void;
+  log: Logger;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { Logger } from "@crumbs/telemetry";
 import type { StoreDeps } from "../store/store-deps.ts";
 import { expireDue } from "../store/expiry.ts";
 import { pruneIdempotencyKeys } from "../store/idempotency.ts";
@@ -16,7 +17,7 @@ export interface SweeperOptions {
    * locks long enough to slow writes.
    */
   batchSize?: number;
-  log?(msg: string, err?: unknown): void;
+  log?: Logger;
 }
 
 export interface SweepResult {
@@ -46,7 +47,7 @@ export class RetentionSweeper {
     const tick = () => {
       if (this.stopped) return;
       this.running = this.sweep()
-        .catch((err: unknown) => this.opts.log?.("retention sweep failed, will retry", err))
+        .catch((err: unknown) => this.opts.log?.error({ err }, "retention sweep failed, will retry"))
         .finally(() => {
           this.running = undefined;
           if (!this.stopped) {

@@ -11,13 +11,13 @@ export const migrateCommand: Command = {
   usage,
   async run(args, ctx) {
     parseCommandArgs(args, {}, usage);
-    const [{ loadApiConfig, openDatabase, migrate, databaseStartupError }, { defaultLogger, logFn }] = await Promise.all([
+    const [{ loadApiConfig, openDatabase, migrate, databaseStartupError }, { defaultLogger }] = await Promise.all([
       import("@crumbs/api"),
       import("@crumbs/telemetry"),
     ]);
     const target = databaseTarget(loadApiConfig(ctx.env));
     const databaseUrl = "databaseUrl" in target ? target.databaseUrl : undefined;
-    const database = await openDatabase({ ...target, log: logFn(defaultLogger()) }).catch((err: unknown) => {
+    const database = await openDatabase({ ...target, log: defaultLogger() }).catch((err: unknown) => {
       throw databaseStartupError(databaseUrl, err);
     });
     try {

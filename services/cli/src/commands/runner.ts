@@ -28,8 +28,8 @@ export const runnerCommand: Command = {
     const startCreds = natsKeyFiles(natsAuthDirOf(ctx.cwd)).runnerCreds;
     const useStartCreds = !ctx.env.NATS_URL && !ctx.env.NATS_CREDS && (await access(startCreds).then(() => true, () => false));
     const env = useStartCreds ? { ...ctx.env, NATS_CREDS: startCreds } : ctx.env;
-    const { loadRunnerConfig, pinoLogger, startRunner } = await import("@crumbs/runner");
-    const runner = await startRunner({ ...loadRunnerConfig(env), crumbsUrl: url, token, natsUrl, log: pinoLogger(logger.child({ name: "runner" })) });
+    const { loadRunnerConfig, startRunner } = await import("@crumbs/runner");
+    const runner = await startRunner({ ...loadRunnerConfig(env), crumbsUrl: url, token, natsUrl, logger: logger.child({ name: "runner" }) });
     ctx.out(`crumbs runner connected to ${url} and ${natsUrl}${runner.metricsUrl ? `; metrics on ${runner.metricsUrl}` : ""}`);
     await waitForShutdown(ctx.shutdown);
     ctx.err("stopping...");

@@ -1,9 +1,10 @@
+import type { Logger } from "@crumbs/telemetry";
 import { isDriverWriteFault } from "./connection-errors.ts";
 
 export interface FaultGuardTarget {
   /** Drops the database's connections (Database.recover). */
   recover(reason: unknown): void;
-  log(msg: string, err?: unknown): void;
+  log: Logger;
 }
 
 const targets = new Set<FaultGuardTarget>();
@@ -21,7 +22,7 @@ const targets = new Set<FaultGuardTarget>();
 function onUncaughtException(err: unknown): void {
   if (isDriverWriteFault(err)) {
     for (const t of targets) {
-      t.log("postgres driver fault (porsager/postgres#1154), dropping its connections", err);
+      t.log.error({ err }, "postgres driver fault (porsager/postgres#1154), dropping its connections");
       t.recover(err);
     }
     return;

@@ -4,7 +4,7 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import { schema } from "../schema.ts";
 import type { Database, Db } from "../database.ts";
-import { defaultLogger, logFn } from "@crumbs/telemetry";
+import { defaultLogger } from "@crumbs/telemetry";
 import { DEFAULT_PG_POOL } from "./pool-size.ts";
 import { PostgresSupervisor, type SupervisorOptions } from "./supervisor.ts";
 
@@ -15,8 +15,6 @@ export interface OpenPostgresOptions extends Partial<Omit<SupervisorOptions, "da
   databaseUrl: string;
 }
 
-const defaultLog = (msg: string, err?: unknown) => logFn(defaultLogger().child({ name: "api" }))(msg, err);
-
 export function openPostgres(opts: OpenPostgresOptions): Database {
   const supervisor = new PostgresSupervisor({
     databaseUrl: opts.databaseUrl,
@@ -24,7 +22,7 @@ export function openPostgres(opts: OpenPostgresOptions): Database {
     queryTimeoutMs: opts.queryTimeoutMs ?? 15_000,
     statementTimeoutMs: opts.statementTimeoutMs ?? 10_000,
     transactionTimeoutMs: opts.transactionTimeoutMs ?? 60_000,
-    log: opts.log ?? defaultLog,
+    log: opts.log ?? defaultLogger().child({ name: "api" }),
   });
   // drizzle is built once, on the supervisor's facade: it follows every client swap.
   const db = drizzle({ client: supervisor.client as unknown as postgres.Sql, schema }) as unknown as Db;

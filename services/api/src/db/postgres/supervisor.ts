@@ -1,3 +1,4 @@
+import type { Logger } from "@crumbs/telemetry";
 import postgres, { type Sql, type TransactionSql } from "postgres";
 import { DatabaseConnectionError, QueryDeadlineError, asServiceError, isConnectionFailure } from "./connection-errors.ts";
 import { LazyQuery, withDeadline } from "./lazy-query.ts";
@@ -11,7 +12,7 @@ export interface SupervisorOptions {
   transactionTimeoutMs: number;
   /** Server-side statement_timeout: a slow statement is cancelled before our deadline retires the client. */
   statementTimeoutMs: number;
-  log: (msg: string, err?: unknown) => void;
+  log: Logger;
 }
 
 /** One postgres-js client and everything built on it; retired whole, never repaired. */
@@ -196,7 +197,7 @@ export class PostgresSupervisor {
   private succeeded(gen: Generation): void {
     if (this.degraded && gen === this.gen) {
       this.degraded = false;
-      this.opts.log("postgres: reachable again");
+      this.opts.log.warn("postgres: reachable again");
     }
   }
 
@@ -204,7 +205,7 @@ export class PostgresSupervisor {
   private retire(gen: Generation, reason: unknown): Promise<void> {
     if (gen.retiring) return gen.retiring;
     if (this.gen === gen) this.gen = undefined;
-    if (!this.degraded) this.opts.log("postgres: connection failed, reconnecting with a fresh client", reason);
+    if (!this.degraded) this.opts.log.error({ err: reason }, "postgres: connection failed, reconnecting with a fresh client");
     this.degraded = true;
     const ended = gen.client.end({ timeout: 0 }).catch(() => {});
     const bounded = new Promise<void>((resolve) => setTimeout(resolve, RETIRE_WAIT_MS).unref());
