@@ -14,7 +14,12 @@ const SLOW = "SLOW-MARKER";
 const CLICK = "CLICK-MARKER";
 const DUP = "DUP-MARKER";
 
-const spawnRunner = (env: Record<string, string>) => spawnCrumbs(["runner"], { ...env, RUNNER_ACK_WAIT_MS: String(ACK_WAIT_MS) });
+// One trigger at a time (RUNNER_CONCURRENCY=1): each kill below lands at a known point of the stream
+// (every trigger before the slow one answered, none after). With the default of 8 the triggers around
+// the slow one run beside it, and what a kill leaves behind depends on timing; what concurrency keeps
+// (each session in order, the others not held) is concurrency.test.ts.
+const spawnRunner = (env: Record<string, string>) =>
+  spawnCrumbs(["runner"], { ...env, RUNNER_ACK_WAIT_MS: String(ACK_WAIT_MS), RUNNER_CONCURRENCY: "1" });
 const runnerUp = (r: Proc) => waitForOutput(r, "agent running");
 
 /**
