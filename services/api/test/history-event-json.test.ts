@@ -55,7 +55,7 @@ describe("the event JSON kept with each history row", () => {
       body: { schema_name: "test.thing.v1", title: 'a "title" é 𝄞', tags: ["a"], context: { n: 1, s: "x\ny" }, key: "k1", ttl_seconds: 3600 } as never,
     });
     const id = JSON.parse((created.response.body as { text: string }).text).id as string;
-    await patchBreadcrumb(deps, { owner, actor: "admin", id, expectedVersion: 1, body: { title: "t2", llm_hints: { h: 1 } } });
+    await patchBreadcrumb(deps, { owner, actor: "admin", id, expectedVersion: 1, body: { title: "t2", llm_hints: { mode: "merge" } } });
     await deleteBreadcrumb(deps, { owner, id, expectedVersion: 2 });
 
     const rows = await kept();
