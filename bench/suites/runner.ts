@@ -8,6 +8,7 @@ import { round } from "../stats.ts";
 import { higherIsBetter, lowerIsBetter } from "../lib/figures.ts";
 import { startStack, TOKEN } from "../lib/stack.ts";
 import { processCpuMs } from "../lib/cpu-account.ts";
+import { profiled } from "../lib/cpu-profile.ts";
 import { measureManyDefinitions, unmatched } from "../lib/runner-definitions.ts";
 import { measureOneConsumerFloor } from "../lib/one-consumer-floor.ts";
 
@@ -118,9 +119,10 @@ export const runner: Suite = {
         // Rounds alternate, so a change in the machine's load between phases falls on both sides.
         for (let k = 0; k < ROUNDS; k++) {
           log(`round ${k + 1}: runner, then minimal SDK agent, ${perRound} triggers each`);
-          runnerRounds.push(await drive("bench-runner", k * perRound, perRound));
+          runnerRounds.push(await profiled(`runner-round-${k + 1}`, () => drive("bench-runner", k * perRound, perRound)));
+          // Profiling the API (BENCH_API_NODE_ARGS=--cpu-prof) over the runner's triggers alone: stop here.
           if (process.env.PROF_ONLY_RUNNER) throw new Error("profile done");
-          sdkRounds.push(await drive("bench-minimal", k * perRound, perRound));
+          sdkRounds.push(await profiled(`minimal-round-${k + 1}`, () => drive("bench-minimal", k * perRound, perRound)));
         }
       } finally {
         await minimal?.stop();
