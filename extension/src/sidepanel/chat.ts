@@ -43,11 +43,11 @@ export class ChatView {
     this.seen.clear();
     this.log.replaceChildren();
     const selector = { schema_name: CHAT_SCHEMAS, all_tags: [`session:${session}`] };
-    const url = `${config.apiUrl}/v1/events/stream?selector=${encodeURIComponent(JSON.stringify(selector))}`;
     // Live first, then history: whatever is written in between arrives by one or the other.
     void followSse({
-      url,
+      apiUrl: config.apiUrl,
       token: config.token,
+      selector,
       signal: this.abort.signal,
       onState: (s, detail) => (this.state.textContent = s === "open" ? "" : `reconnecting: ${detail ?? ""}`),
       onFrame: (f) => {

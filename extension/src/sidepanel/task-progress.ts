@@ -55,11 +55,11 @@ export class TaskProgressView {
     this.known.clear();
     this.render();
     const selector = { schema_name: [TASK_SCHEMA], all_tags: [`session:${session}`] };
-    const url = `${config.apiUrl}/v1/events/stream?selector=${encodeURIComponent(JSON.stringify(selector))}`;
     // Live first, then history: a version written in between arrives by one or the other.
     void followSse({
-      url,
+      apiUrl: config.apiUrl,
       token: config.token,
+      selector,
       signal: this.abort.signal,
       onFrame: (f) => {
         const parsed = eventSchema.safeParse(JSON.parse(f.data));
