@@ -82,13 +82,16 @@ export const httpClient = (opts: ApiOptions): HttpClient =>
 /** The API did not answer at all (down, or no answer in time), as opposed to refusing a call. */
 export const apiIsAway = (e: unknown): e is ApiUnreachableError | ApiTimeoutError => e instanceof ApiUnreachableError || e instanceof ApiTimeoutError;
 
+/** The breadcrumbs matching `q` (one page): the side panel's one call, without the rest of createApi in its bundle. */
+export const listWith = async (http: HttpClient, q: ListQuery): Promise<Breadcrumb[]> => (await http.json(listBreadcrumbs(q), listSchema)).items;
+
 export function createApi(opts: ApiOptions): CrumbsApi {
   const http = httpClient(opts);
   const one = (call: RouteCall) => http.json(call, breadcrumbSchema);
   return {
     url: http.baseUrl,
     get: (id) => one(getBreadcrumb(id)),
-    list: async (q) => (await http.json(listBreadcrumbs(q), listSchema)).items,
+    list: (q) => listWith(http, q),
     create: (body, idempotencyKey) => one(createBreadcrumb(body, { idempotencyKey })),
     patch: (id, version, body) => one(patchBreadcrumb(id, body, { ifMatch: version })),
     mergePatch: (id, version, body) => one(patchBreadcrumb(id, body, { ifMatch: version, merge: true })),

@@ -23,12 +23,10 @@ export interface SendOptions {
   stream?: boolean | undefined;
 }
 
-/** Why a fetch failed: the network code of its cause (`ECONNREFUSED`), else the cause's message. */
+/** Why a fetch failed: the network code of its cause (`ECONNREFUSED`), else the cause's message, else its own. */
 function whyUnreachable(err: unknown): string {
-  const cause = (err as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
-  if (typeof cause?.code === "string") return cause.code;
-  if (typeof cause?.message === "string") return cause.message;
-  return err instanceof Error ? err.message : String(err);
+  const e = err as { cause?: { code?: unknown; message?: unknown }; message?: unknown } | undefined;
+  return String(e?.cause?.code ?? e?.cause?.message ?? e?.message ?? err);
 }
 
 function urlOf(base: string, call: RouteCall): string {
