@@ -42,7 +42,7 @@ export async function fetchNatsAuth(
     const body = { kind: "extension" as const, extension_id: opts.extensionId, ...(opts.ttlSeconds ? { ttl_seconds: opts.ttlSeconds } : {}) };
     c = await http.json(natsCredentials(body), credentialsSchema);
   } catch (e) {
-    // Unreachable (ApiUnreachableError): thrown as it is, and the link retries.
+    // Unreachable or no answer in time (ApiUnreachableError, ApiTimeoutError): thrown as it is, and the link retries.
     if (!(e instanceof ApiResponseError)) throw e;
     if (e.status === 503 || e.status === 403 || e.status === 404) return { mode: "open", reason: `no NATS credentials from the API (${e.message})` };
     throw new ApiResponseError(e.code, `the API refused NATS credentials: ${e.message}`, e.status, e.details);
