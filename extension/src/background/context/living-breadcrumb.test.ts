@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiResponseError } from "@crumbs/schemas/api-errors";
+import { ApiResponseError } from "@crumbs/agent-sdk/http";
 import { applyMergePatch } from "@crumbs/schemas/merge-patch";
 import type { Breadcrumb, CrumbsApi, PatchBody } from "../../shared/api-client.ts";
 import type { StoredValue } from "../../shared/state/store.ts";

@@ -1,5 +1,5 @@
 import * as z from "@crumbs/schemas/zod-mini";
-import { ApiResponseError } from "@crumbs/schemas/api-errors";
+import { ApiResponseError } from "@crumbs/agent-sdk/http";
 import { jsonEqual, mergePatchBetween } from "@crumbs/schemas/merge-patch";
 import type { Breadcrumb, CrumbsApi, PatchBody } from "../../shared/api-client.ts";
 import { backoffDelay, type BackoffOptions } from "../backoff.ts";

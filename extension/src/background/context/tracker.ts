@@ -1,7 +1,6 @@
-import { ApiUnreachableError } from "@crumbs/schemas/api-errors";
 import * as z from "@crumbs/schemas/zod-mini";
 import { isRestrictedUrl, targetTab } from "../commands/active-tab.ts";
-import type { Breadcrumb } from "../../shared/api-client.ts";
+import { apiIsAway, type Breadcrumb } from "../../shared/api-client.ts";
 import { logActivity } from "../../shared/state/activity.ts";
 import { currentConnection } from "../connection.ts";
 import { setContextStatus, setStatus } from "../../shared/state/status.ts";
@@ -63,7 +62,7 @@ async function captureActive(): Promise<void> {
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     await setContextStatus({ error: message });
-    if (e instanceof ApiUnreachableError) void setStatus("api", "error", message);
+    if (apiIsAway(e)) void setStatus("api", "error", message);
   }
 }
 
