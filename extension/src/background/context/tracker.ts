@@ -29,11 +29,11 @@ export interface Tracker {
   trigger(reason: string): void;
   /** Capture now, bypassing the scheduler; for a worker start and for tests. */
   runOnce(): Promise<void>;
-  /** How many times this worker read a page for the context (tests and the bench count them). */
-  captures(): number;
+  /** This worker's page reads for the context, and the runs that read nothing since nobody listened (tests count them). */
+  counts(): { captures: number; paused: number };
 }
 
-let captureCount = 0;
+const counts = { captures: 0, paused: 0 };
 
 async function activeTab(): Promise<chrome.tabs.Tab | undefined> {
   return targetTab().catch(() => undefined);
@@ -49,7 +49,10 @@ async function captureActive(): Promise<void> {
   const conn = await currentConnection();
   if (!conn) return;
   // Nobody listens (no live browser.context.interest.v1 lease): the page is not read at all.
-  if (liveLabels(await interestState.get(), Date.now()).length === 0) return;
+  if (liveLabels(await interestState.get(), Date.now()).length === 0) {
+    counts.paused++;
+    return;
+  }
   const tab = await activeTab();
   // Restricted pages (chrome://, the web store) keep the last page's context; a loading page gets its
   // update when it completes.
@@ -58,7 +61,7 @@ async function captureActive(): Promise<void> {
   const owner = saved?.connection === conn.key ? saved.owner : conn.config.owner;
   try {
     await watchDom(tab.id);
-    captureCount++;
+    counts.captures++;
     const update = await capturePage({ tab, extensionId: chrome.runtime.id, owner });
     const { outcome, state } = await writeLiving(
       { api: conn.api, extensionId: chrome.runtime.id, connection: conn.key, state: livingState, lastWritten },
@@ -100,5 +103,5 @@ export function startTracker(): Tracker {
   chrome.storage.onChanged.addListener((changes, area) => {
     if (area === "local" && ["apiUrl", "token", "natsWsUrl"].some((k) => k in changes)) trigger("settings");
   });
-  return { trigger, runOnce: captureActive, captures: () => captureCount };
+  return { trigger, runOnce: captureActive, counts: () => ({ ...counts }) };
 }
