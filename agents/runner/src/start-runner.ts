@@ -1,5 +1,6 @@
 import {
   ApiResponseError,
+  CrumbsHttp,
   handleEvents,
   subscribeEvents,
   type Breadcrumb,
@@ -77,7 +78,8 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   const ackWaitMs = opts.ackWaitMs ?? 10_000;
   const nc = await connectRunnerNats(opts);
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
-  const interest = new RunnerInterest(http, log);
+  // Its own client: a lease is no output of an agent, so it stays out of the outputs counter.
+  const interest = new RunnerInterest(new CrumbsHttp({ url: opts.crumbsUrl, token: opts.token, fetch: fetchFn }), log);
   const registry = new AgentRegistry(
     nc,
     deps,

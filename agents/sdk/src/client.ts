@@ -121,7 +121,9 @@ export class CrumbsClient extends CrumbsHttp {
   private leaseFor(selector: SelectorInput, opts: SubscribeOptions): InterestLease | undefined {
     const want = opts.pageInterest;
     const list: readonly Selector[] = Array.isArray(selector) ? selector : [selector as Selector];
-    if (want === false || (want === undefined && !list.some((s) => selectorCanMatchSchema(s, PAGE_CONTEXT_SCHEMA)))) return undefined;
+    // Automatic only for live events: a replay (subjectPrefix) reads history, not the page now.
+    const auto = !opts.subjectPrefix && list.some((s) => selectorCanMatchSchema(s, PAGE_CONTEXT_SCHEMA));
+    if (want === false || (want === undefined && !auto)) return undefined;
     const o = typeof want === "object" ? want : {};
     const label = `sdk: ${o.label ?? opts.durable ?? opts.queue ?? "subscriber"}`;
     const onError = (err: unknown) => opts.onError?.(err, undefined);
