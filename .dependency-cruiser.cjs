@@ -20,7 +20,7 @@ const TEST_FOLDER = `${PACKAGE}test/`;
 const TESTS = "(^|/)test/|\\.test\\.ts$";
 /** The light subpaths of @crumbs/schemas (package.json `exports`), and the light modules they use. */
 const LIGHT_SCHEMAS =
-  "^schemas/src/contract/(browser-action-schema|action-names|role-selector-schema|action-result-schema|task-cancel-schema|task-names|" +
+  "^schemas/src/contract/(browser-action-schema|action-names|role-selector-schema|action-result-schema|task-cancel-schema|interest-schema|task-names|" +
   "reference-page-hints|pcd-schema|token-estimate|merge-patch|regex-limits|reference-event|sse-parser|nats-names|zod-mini|api-errors|errors)\\.ts$";
 /** The SDK's fetch-only subpath, `@crumbs/agent-sdk/http` (its package.json `exports`). */
 const SDK_HTTP = "^agents/sdk/src/http/";
