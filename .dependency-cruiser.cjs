@@ -20,8 +20,10 @@ const TEST_FOLDER = `${PACKAGE}test/`;
 const TESTS = "(^|/)test/|\\.test\\.ts$";
 /** The light subpaths of @crumbs/schemas (package.json `exports`), and the light modules they use. */
 const LIGHT_SCHEMAS =
-  "^schemas/src/contract/(browser-action-schema|action-names|role-selector-schema|action-result-schema|task-cancel-schema|task-names|" +
+  "^schemas/src/contract/(browser-action-schema|action-names|role-selector-schema|action-result-schema|task-cancel-schema|interest-schema|task-names|" +
   "reference-page-hints|pcd-schema|token-estimate|merge-patch|regex-limits|reference-event|sse-parser|nats-names|zod-mini|api-errors|errors)\\.ts$";
+/** The SDK's fetch-only subpath, `@crumbs/agent-sdk/http` (its package.json `exports`). */
+const SDK_HTTP = "^agents/sdk/src/http/";
 
 module.exports = {
   forbidden: [
@@ -77,7 +79,7 @@ module.exports = {
       severity: "error",
       comment:
         "The extension bundles run in Chrome: no Node built-ins, no Node-only packages (core nats, postgres, " +
-        "drizzle) and no workspace package but @crumbs/schemas.",
+        "drizzle) and no workspace package but @crumbs/schemas and the SDK's HTTP subpath (`@crumbs/agent-sdk/http`).",
       from: { path: "^extension/src/" },
       to: {
         dependencyTypes: ["core"],
@@ -90,7 +92,7 @@ module.exports = {
       from: { path: "^extension/src/" },
       to: {
         path: [
-          packagesBut("@crumbs/extension", "@crumbs/schemas"),
+          packagesBut("@crumbs/extension", "@crumbs/schemas", "@crumbs/agent-sdk"),
           "node_modules/(nats|postgres|drizzle-orm|@electric-sql|playwright-core|handlebars|jsonpath-plus)/",
         ],
       },
@@ -207,6 +209,27 @@ module.exports = {
       to: {
         dependencyTypesNot: ["type-only"],
         pathNot: [LIGHT_SCHEMAS, "node_modules/zod/(mini/|v4/locales/en\\.)"],
+      },
+    },
+    {
+      name: "browser-apps-take-the-sdk-http-subpath",
+      severity: "error",
+      comment:
+        "The extension and the dashboard call the API through `@crumbs/agent-sdk/http` (the route table, the fetch " +
+        "client, the errors), never the SDK's root, which pulls NATS and classic zod into a browser bundle.",
+      from: { path: "^(extension|services/dashboard)/src/" },
+      to: { path: "^agents/sdk/", pathNot: SDK_HTTP },
+    },
+    {
+      name: "sdk-http-stays-light",
+      severity: "error",
+      comment:
+        "`@crumbs/agent-sdk/http` is fetch alone: it imports only itself, the light subpaths of @crumbs/schemas and " +
+        "zod/mini (types aside), never NATS, a Node built-in or the rest of the SDK.",
+      from: { path: SDK_HTTP, pathNot: TESTS },
+      to: {
+        dependencyTypesNot: ["type-only"],
+        pathNot: [SDK_HTTP, LIGHT_SCHEMAS, "node_modules/zod/(mini/|v4/locales/en\\.)"],
       },
     },
     {

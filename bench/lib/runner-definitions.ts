@@ -32,7 +32,8 @@ export const manyAgentDef = (i: number) => ({
   },
 });
 
-const unmatched = (i: number) => ({
+/** A chat message none of the definitions match (each listens to its own `many:<i>` tag). */
+export const unmatched = (i: number) => ({
   schema_name: "chat.message.v1",
   title: `nobody's ${i}`,
   tags: ["user:message", "many:none", `session:none-${i}`],

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect } from "nats";
 import type { Page } from "playwright-core";
-import { ApiResponseError } from "@crumbs/schemas/api-errors";
+import { ApiResponseError } from "@crumbs/agent-sdk/http";
 import { waitFor } from "@crumbs/testkit";
 import { act, refInPrompt, resultsFor, sendAction, waitResult } from "./e2e/actions.ts";
 import { actionEvent, agentAnswer, chat, openForAgent, startControlled } from "./e2e/control.ts";

@@ -24,6 +24,7 @@ export * from "./selector/selector-schema.ts";
 export { compileSelector, parseSelectorParam, type CompiledSelector, type SelectorTarget } from "./selector/selector-compile.ts";
 export { SelectorIndex } from "./selector/selector-index.ts";
 export { subjectsForSelector, subjectsForSelectors, subjectCovers, type SubjectOptions } from "./selector/selector-subjects.ts";
+export { selectorCanMatchSchema } from "./selector/schema-reach.ts";
 export { parseJsonPath, evaluateJsonPath, extractJsonPath, JsonPathSyntaxError, type CompiledPath } from "./json-path/json-path.ts";
 
 export * from "./llm-view/llm-hints-schema.ts";
@@ -42,6 +43,7 @@ export * from "./contract/pcd-schema.ts";
 export * from "./contract/token-estimate.ts";
 export * from "./contract/action-result-schema.ts";
 export * from "./contract/task-cancel-schema.ts";
+export * from "./contract/interest-schema.ts";
 export * from "./contract/task-schema.ts";
 export * from "./contract/agent-schemas.ts";
 export { knownContextSchemas, isKnownSchema, validateContext } from "./contract/known-schemas.ts";

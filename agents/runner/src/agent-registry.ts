@@ -12,6 +12,8 @@ export class AgentRegistry {
     private readonly nc: NatsConnection,
     private readonly deps: StepDeps,
     private readonly opts: WorkerOptions,
+    /** After every change of the hosted set (the page-interest lease follows it). */
+    private readonly onChange: (agents: Agent[]) => void = () => {},
   ) {}
 
   list(): Agent[] {
@@ -49,6 +51,7 @@ export class AgentRegistry {
     const worker = existing ?? new AgentWorker(this.nc, this.deps, parsed.agent, this.opts);
     this.workers.set(b.id, worker);
     await worker.apply(parsed.agent);
+    this.onChange(this.list());
   }
 
   async remove(defId: string): Promise<void> {
@@ -56,6 +59,7 @@ export class AgentRegistry {
     if (!worker) return;
     this.workers.delete(defId);
     await worker.remove();
+    this.onChange(this.list());
   }
 
   /** Make the hosted set equal to these definitions (start-up and periodic resync). */

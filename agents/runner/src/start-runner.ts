@@ -1,5 +1,6 @@
 import {
   ApiResponseError,
+  CrumbsHttp,
   handleEvents,
   subscribeEvents,
   type Breadcrumb,
@@ -21,6 +22,7 @@ import { handleCancel } from "./cancel.ts";
 import { TASK_CANCEL_SCHEMA } from "@crumbs/schemas";
 import type { StepDeps } from "./run-step.ts";
 import { DEFAULT_MEMORY_TOKENS } from "./memory/fit.ts";
+import { RunnerInterest } from "./page-interest.ts";
 
 export interface RunnerOptions extends RunnerConfig {
   fetch?: typeof fetch;
@@ -76,7 +78,14 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   const ackWaitMs = opts.ackWaitMs ?? 10_000;
   const nc = await connectRunnerNats(opts);
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
-  const registry = new AgentRegistry(nc, deps, { ackWaitMs, maxDeliver: 5, concurrency, onTrigger: (outcome) => metrics.triggers.inc({ outcome }) });
+  // Its own client: a lease is no output of an agent, so it stays out of the outputs counter.
+  const interest = new RunnerInterest(new CrumbsHttp({ url: opts.crumbsUrl, token: opts.token, fetch: fetchFn }), log);
+  const registry = new AgentRegistry(
+    nc,
+    deps,
+    { ackWaitMs, maxDeliver: 5, concurrency, onTrigger: (outcome) => metrics.triggers.inc({ outcome }) },
+    (agents) => void interest.update(agents),
+  );
   metrics.sampleConsumers(nc, () => registry.consumers());
   const subs: EventSubscription[] = [];
   let metricsServer: MetricsServer | undefined;
@@ -136,6 +145,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
   } catch (err) {
     await Promise.all(subs.map((s) => s.stop()));
     await registry.stop();
+    await interest.stop();
     await nc.close();
     throw err;
   }
@@ -155,6 +165,7 @@ export async function startRunner(opts: RunnerOptions): Promise<Runner> {
       await resyncing;
       await Promise.all(subs.map((s) => s.stop()));
       await registry.stop();
+      await interest.stop();
       await nc.drain().catch(() => nc.close());
     },
   };

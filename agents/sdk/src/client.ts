@@ -1,9 +1,10 @@
 import { connect, type NatsConnection } from "nats";
-import { natsServers } from "@crumbs/schemas";
+import { natsServers, PAGE_CONTEXT_SCHEMA, selectorCanMatchSchema } from "@crumbs/schemas";
 import { CrumbsHttp, type HttpOptions } from "./http-client.ts";
 import { ApiResponseError } from "./errors.ts";
 import { natsCredsAuthenticator } from "./nats-creds.ts";
 import { connectWithToken, type TokenNats } from "./token-nats.ts";
+import { InterestLease, newHolderId, type InterestLeaseOptions } from "./interest-lease.ts";
 import type { EventSubscription } from "./event-subscription.ts";
 import type { Breadcrumb, CreateBreadcrumb } from "./known.ts";
 import { publishReplay, replayEvents, type PublishReplayOptions, type ReplayOptions, type ReplayPublishResult } from "./replay.ts";
@@ -61,6 +62,7 @@ export class CrumbsClient extends CrumbsHttp {
   private nc: Promise<NatsConnection> | undefined;
   private readonly ownsNats: boolean;
   private readonly subs = new Set<EventSubscription>();
+  private readonly leases = new Set<InterestLease>();
   private tokenNats: TokenNats | undefined;
 
   constructor(private readonly options: CrumbsClientOptions) {
@@ -107,8 +109,40 @@ export class CrumbsClient extends CrumbsHttp {
     const owner = opts.owner ?? (opts.subjectPrefix ? this.tokenNats?.owner : undefined);
     const sub = await subscribeEvents(nc, selector, { http: this, ...opts, ...(owner ? { owner } : {}) });
     this.subs.add(sub);
-    void sub.closed.finally(() => this.subs.delete(sub));
+    const lease = this.leaseFor(selector, opts);
+    void sub.closed.finally(() => {
+      this.subs.delete(sub);
+      void lease?.stop();
+    });
     return sub;
+  }
+
+  /** The page-interest lease a subscription holds (SubscribeOptions.pageInterest); its failures go to onError. */
+  private leaseFor(selector: SelectorInput, opts: SubscribeOptions): InterestLease | undefined {
+    const want = opts.pageInterest;
+    const list: readonly Selector[] = Array.isArray(selector) ? selector : [selector as Selector];
+    // Automatic only for live events: a replay (subjectPrefix) reads history, not the page now.
+    const auto = !opts.subjectPrefix && list.some((s) => selectorCanMatchSchema(s, PAGE_CONTEXT_SCHEMA));
+    if (want === false || (want === undefined && !auto)) return undefined;
+    const o = typeof want === "object" ? want : {};
+    const label = `sdk: ${o.label ?? opts.durable ?? opts.queue ?? "subscriber"}`;
+    const onError = (err: unknown) => opts.onError?.(err, undefined);
+    const lease = this.holdPageInterest({ holder: { id: newHolderId("sdk"), label }, ...(o.extensionId ? { extensionId: o.extensionId } : {}), onError });
+    lease.ready.catch(onError);
+    return lease;
+  }
+
+  /**
+   * Holds a browser.context.interest.v1 lease until its `stop()` (or close()): the owner's extension
+   * captures the page while one is live. subscribe() does this by itself for a selector that can
+   * match page context; this is for a program that reads the page without subscribing to it.
+   * `lease.ready` settles with the first write.
+   */
+  holdPageInterest(opts: Omit<InterestLeaseOptions, "timers">): InterestLease {
+    const lease = new InterestLease(this, opts);
+    this.leases.add(lease);
+    void lease.start().catch(() => {});
+    return lease;
   }
 
   replay(selector?: Selector, opts: ReplayOptions = {}) {
@@ -137,6 +171,7 @@ export class CrumbsClient extends CrumbsHttp {
   /** Stop every subscription (each loop finishes the event in hand) and close the NATS connection if it is ours. */
   async close(): Promise<void> {
     await Promise.all([...this.subs].map((s) => s.stop()));
+    await Promise.all([...this.leases].map((l) => l.stop()));
     this.tokenNats?.stop();
     if (this.nc && this.ownsNats) {
       const nc = await this.nc.catch(() => undefined);

@@ -2,12 +2,7 @@ import { SseParser } from "@crumbs/schemas/sse";
 import type { BreadcrumbEvent } from "./known.ts";
 import { breadcrumbEventSchema } from "./wire.ts";
 
-export interface EventStreamQuery {
-  /** A selector object; sent as JSON. */
-  selector?: unknown;
-  /** Replay the events after this seq first, then go live (also sent as Last-Event-ID). */
-  after?: number | string;
-}
+export type { EventStreamQuery } from "./http/routes.ts";
 
 /**
  * What one connection to `GET /v1/events/stream` yields, in order. `lastEventId` is where a new

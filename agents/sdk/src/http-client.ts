@@ -1,7 +1,9 @@
 import type { CreateKeyRequest, NatsCredentialsRequest, OutboxRetryBody } from "@crumbs/schemas";
-import { readEventStream, type EventStreamItem, type EventStreamQuery } from "./event-stream.ts";
+import { readEventStream, type EventStreamItem } from "./event-stream.ts";
+import { createHttpClient, type HttpClient, type HttpClientOptions } from "./http/http-client.ts";
+import * as routes from "./http/routes.ts";
+import type { EventsQuery, EventStreamQuery, ListQuery } from "./http/routes.ts";
 import type { Breadcrumb, BreadcrumbEvent, CreateBreadcrumb, HistoryItem } from "./known.ts";
-import { Transport, type HttpOptions, type Query } from "./transport.ts";
 import {
   agentConsumerListSchema,
   apiKeyListSchema,
@@ -27,31 +29,15 @@ import {
   type SchemaCounts,
 } from "./wire.ts";
 
-export type { HttpOptions };
+export type { EventsQuery, ListQuery };
+
+export interface HttpOptions extends HttpClientOptions {
+  token: string;
+}
 
 /** Every call takes a signal: aborting it rejects the call with the signal's reason. */
 export interface CallOptions {
   signal?: AbortSignal;
-}
-
-export interface ListQuery<S extends string = string> {
-  schema_name?: S;
-  tag?: string[];
-  any_tag?: string[];
-  /** A selector object; sent as JSON. */
-  selector?: unknown;
-  key?: string;
-  title?: string;
-  limit?: number;
-  cursor?: string;
-}
-
-export interface EventsQuery {
-  after?: number;
-  since?: string | Date;
-  until?: string | Date;
-  selector?: unknown;
-  limit?: number;
 }
 
 export interface Page<T> {
@@ -69,55 +55,53 @@ const listSchema = pageSchema(breadcrumbSchema);
 const listViewSchema = pageSchema(llmViewSchema);
 const historySchema = pageSchema(historyItemSchema);
 
-/** The HTTP half of the SDK: a typed call for each route of the crumbs API. */
+/**
+ * The HTTP half of the SDK: a typed call for each route of the crumbs API, each the route table's
+ * call (`@crumbs/agent-sdk/http`) sent by its fetch client, with the answer checked by the SDK's
+ * loose schemas (wire.ts).
+ */
 export class CrumbsHttp {
-  private readonly transport: Transport;
+  private readonly client: HttpClient;
 
   constructor(opts: HttpOptions) {
-    this.transport = new Transport(opts);
+    this.client = createHttpClient(opts);
   }
 
   /** The API's base URL, without a trailing slash. */
   get baseUrl(): string {
-    return this.transport.baseUrl;
+    return this.client.baseUrl;
   }
 
   /** With a known schema_name the context is checked against its type at compile time. */
   async create<S extends string>(body: CreateBreadcrumb<S>, opts: CallOptions & { idempotencyKey?: string } = {}): Promise<Breadcrumb<S>> {
-    const headers: Record<string, string> = {};
-    if (opts.idempotencyKey) headers["idempotency-key"] = opts.idempotencyKey;
-    return this.request("POST", "/v1/breadcrumbs", { body, headers, schema: breadcrumbSchema, signal: opts.signal }) as Promise<Breadcrumb<S>>;
+    return this.client.json(routes.createBreadcrumb(body, opts), breadcrumbSchema, opts) as Promise<Breadcrumb<S>>;
   }
 
   async get(id: string, opts: CallOptions = {}): Promise<Breadcrumb> {
-    return this.request("GET", path(id), { schema: breadcrumbSchema, signal: opts.signal }) as Promise<Breadcrumb>;
+    return this.client.json(routes.getBreadcrumb(id), breadcrumbSchema, opts) as Promise<Breadcrumb>;
   }
 
   /** The breadcrumb as a model sees it, after its llm_hints. */
   async getLlmView(id: string, opts: CallOptions = {}): Promise<LlmView> {
-    return this.request("GET", path(id), { query: { view: "llm" }, schema: llmViewSchema, signal: opts.signal });
+    return this.client.json(routes.getBreadcrumb(id, { view: "llm" }), llmViewSchema, opts);
   }
 
   /** `ifMatch` is the version you read: a newer one on the server rejects with ApiResponseError version_mismatch. */
   async patch(id: string, body: PatchBreadcrumb, opts: CallOptions & { ifMatch: number; idempotencyKey?: string }): Promise<Breadcrumb> {
-    const headers: Record<string, string> = { "if-match": `"${opts.ifMatch}"` };
-    if (opts.idempotencyKey) headers["idempotency-key"] = opts.idempotencyKey;
-    return this.request("PATCH", path(id), { body, headers, schema: breadcrumbSchema, signal: opts.signal }) as Promise<Breadcrumb>;
+    return this.client.json(routes.patchBreadcrumb(id, body, opts), breadcrumbSchema, opts) as Promise<Breadcrumb>;
   }
 
   async delete(id: string, opts: CallOptions & { ifMatch?: number } = {}): Promise<void> {
-    const headers: Record<string, string> = {};
-    if (opts.ifMatch !== undefined) headers["if-match"] = `"${opts.ifMatch}"`;
-    await this.request("DELETE", path(id), { headers, schema: undefined, signal: opts.signal });
+    await this.client.send(routes.deleteBreadcrumb(id, opts), opts);
   }
 
   /** With a literal schema_name the items' contexts are typed by it. */
   async list<S extends string = string>(query: ListQuery<S> = {}, opts: CallOptions = {}): Promise<Page<Breadcrumb<S>>> {
-    return this.request("GET", "/v1/breadcrumbs", { query: listQuery(query), schema: listSchema, signal: opts.signal }) as Promise<unknown> as Promise<Page<Breadcrumb<S>>>;
+    return this.client.json(routes.listBreadcrumbs(query), listSchema, opts) as Promise<unknown> as Promise<Page<Breadcrumb<S>>>;
   }
 
   async listLlmViews(query: ListQuery = {}, opts: CallOptions = {}): Promise<Page<LlmView>> {
-    return this.request("GET", "/v1/breadcrumbs", { query: { ...listQuery(query), view: "llm" }, schema: listViewSchema, signal: opts.signal });
+    return this.client.json(routes.listBreadcrumbs({ ...query, view: "llm" }), listViewSchema, opts);
   }
 
   /** Every breadcrumb matching the query, following cursors. */
@@ -131,15 +115,12 @@ export class CrumbsHttp {
   }
 
   async history(id: string, opts: CallOptions & { cursor?: string; limit?: number } = {}): Promise<Page<HistoryItem>> {
-    return this.request("GET", `${path(id)}/history`, {
-      query: { cursor: opts.cursor, limit: opts.limit },
-      schema: historySchema,
-      signal: opts.signal,
-    }) as Promise<Page<HistoryItem>>;
+    const call = routes.breadcrumbHistory(id, { cursor: opts.cursor, limit: opts.limit });
+    return this.client.json(call, historySchema, opts) as Promise<Page<HistoryItem>>;
   }
 
   async events(query: EventsQuery = {}, opts: CallOptions = {}): Promise<EventsPage> {
-    return this.request("GET", "/v1/events", { query: eventsQuery(query), schema: eventsPageSchema, signal: opts.signal }) as Promise<EventsPage>;
+    return this.client.json(routes.listEvents(query), eventsPageSchema, opts) as Promise<EventsPage>;
   }
 
   /**
@@ -147,7 +128,7 @@ export class CrumbsHttp {
    * JSON as it is (replay-pages.ts checks the fields it uses).
    */
   async eventsBytes(query: EventsQuery = {}, opts: CallOptions = {}): Promise<Uint8Array> {
-    const res = await this.transport.send("GET", "/v1/events", { query: eventsQuery(query), signal: opts.signal });
+    const res = await this.client.send(routes.listEvents(query), opts);
     return new Uint8Array(await res.arrayBuffer());
   }
 
@@ -157,87 +138,51 @@ export class CrumbsHttp {
    * item's `lastEventId`, so nothing is missed.
    */
   async *streamEvents(query: EventStreamQuery = {}, opts: CallOptions = {}): AsyncGenerator<EventStreamItem> {
-    const after = query.after === undefined ? undefined : String(query.after);
-    const res = await this.transport.send("GET", "/v1/events/stream", {
-      query: { selector: jsonParam(query.selector), after },
-      headers: { accept: "text/event-stream", ...(after === undefined ? {} : { "last-event-id": after }) },
-      signal: opts.signal,
-      stream: true,
-    });
+    const res = await this.client.send(routes.eventStream(query), { signal: opts.signal, stream: true });
     if (res.body) yield* readEventStream(res.body);
   }
 
   // API keys (admin scope). The token of a new key is in createKey's answer only.
 
   async createKey(body: CreateKeyRequest, opts: CallOptions = {}): Promise<NewApiKey> {
-    return this.request("POST", "/v1/keys", { body, schema: newApiKeySchema, signal: opts.signal });
+    return this.client.json(routes.createKey(body), newApiKeySchema, opts);
   }
 
   /** Without `owner`, the admin of owner "default" sees every owner's keys; another admin its own. */
   async listKeys(query: { owner?: string } = {}, opts: CallOptions = {}): Promise<ApiKeyList> {
-    return this.request("GET", "/v1/keys", { query, schema: apiKeyListSchema, signal: opts.signal });
+    return this.client.json(routes.listKeys(query), apiKeyListSchema, opts);
   }
 
   async getKey(id: string, opts: CallOptions = {}): Promise<ApiKey> {
-    return this.request("GET", `/v1/keys/${encodeURIComponent(id)}`, { schema: apiKeySchema, signal: opts.signal });
+    return this.client.json(routes.getKey(id), apiKeySchema, opts);
   }
 
   async revokeKey(id: string, opts: CallOptions = {}): Promise<void> {
-    await this.request("DELETE", `/v1/keys/${encodeURIComponent(id)}`, { schema: undefined, signal: opts.signal });
+    await this.client.send(routes.revokeKey(id), opts);
   }
 
   /** NATS credentials limited to this token's owner (subscribe scope); an empty body asks for the defaults. */
   async natsCredentials(body: NatsCredentialsRequest = {}, opts: CallOptions = {}): Promise<NatsCredentials> {
-    return this.request("POST", "/v1/nats/credentials", { body, schema: natsCredentialsSchema, signal: opts.signal });
+    return this.client.json(routes.natsCredentials(body), natsCredentialsSchema, opts);
   }
 
   // The relay's parked (dead-letter) outbox rows: the admin of owner "default" only.
 
   async listParkedOutbox(query: { limit?: number; after?: number } = {}, opts: CallOptions = {}): Promise<ParkedOutboxPage> {
-    return this.request("GET", "/v1/outbox/parked", { query, schema: parkedOutboxPageSchema, signal: opts.signal });
+    return this.client.json(routes.listParkedOutbox(query), parkedOutboxPageSchema, opts);
   }
 
   async retryParkedOutbox(body: OutboxRetryBody, opts: CallOptions = {}): Promise<{ retried: number[] }> {
-    return this.request("POST", "/v1/outbox/retry", { body, schema: outboxRetryResultSchema, signal: opts.signal });
+    return this.client.json(routes.retryParkedOutbox(body), outboxRetryResultSchema, opts);
   }
 
   /** How many live breadcrumbs this token's owner has per schema. */
   async schemaCounts(opts: CallOptions = {}): Promise<SchemaCounts> {
-    return this.request("GET", "/v1/stats/schemas", { schema: schemaCountsSchema, signal: opts.signal });
+    return this.client.json(routes.schemaCounts(), schemaCountsSchema, opts);
   }
 
   /** The JetStream consumers the runner keeps for the agent with this agent_id. */
   async agentConsumers(agentId: string, opts: CallOptions = {}): Promise<AgentConsumerList> {
-    return this.request("GET", `/v1/agents/${encodeURIComponent(agentId)}/consumers`, { schema: agentConsumerListSchema, signal: opts.signal });
+    return this.client.json(routes.agentConsumers(agentId), agentConsumerListSchema, opts);
   }
-
-  private request: Transport["request"] = (method, route, opts) => this.transport.request(method, route, opts);
-}
-
-const path = (id: string) => `/v1/breadcrumbs/${encodeURIComponent(id)}`;
-
-function listQuery(q: ListQuery): Query {
-  return {
-    schema_name: q.schema_name,
-    tag: q.tag,
-    any_tag: q.any_tag,
-    selector: jsonParam(q.selector),
-    key: q.key,
-    title: q.title,
-    limit: q.limit,
-    cursor: q.cursor,
-  };
-}
-
-function timeParam(t: string | Date | undefined): string | undefined {
-  return t instanceof Date ? t.toISOString() : t;
-}
-
-/** A selector as its query parameter: JSON. */
-function jsonParam(value: unknown): string | undefined {
-  return value === undefined ? undefined : JSON.stringify(value);
-}
-
-function eventsQuery(q: EventsQuery): Query {
-  return { after: q.after, since: timeParam(q.since), until: timeParam(q.until), selector: jsonParam(q.selector), limit: q.limit };
 }

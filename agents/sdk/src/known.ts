@@ -9,6 +9,7 @@ import type {
   schemaDefContextSchema,
   taskCancelContextSchema,
   taskContextSchema,
+  interestContextSchema,
 } from "@crumbs/schemas";
 import type { CreateBody, WireBreadcrumb, WireEvent } from "./wire.ts";
 
@@ -19,6 +20,7 @@ interface KnownSchemas {
   "browser.action.result.v1": typeof actionResultContextSchema;
   "browser.task.cancel.v1": typeof taskCancelContextSchema;
   "browser.task.v1": typeof taskContextSchema;
+  "browser.context.interest.v1": typeof interestContextSchema;
   "agent.def.v1": typeof agentDefContextSchema;
   "agent.response.v1": typeof agentResponseContextSchema;
   "chat.message.v1": typeof chatMessageContextSchema;

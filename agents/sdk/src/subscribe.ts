@@ -53,6 +53,15 @@ export interface SubscribeOptions {
   subjectPrefix?: string;
   /** Aborting ends the subscription (the loop ends after the event in hand), or the subscribe call itself. */
   signal?: AbortSignal;
+  /**
+   * CrumbsClient.subscribe only: hold a browser.context.interest.v1 lease while the subscription
+   * lives, so the owner's extension captures the page. Default: when the selector can match
+   * browser.page.context.v1 (names it, or names no schema) and it is live, not a replay
+   * (subjectPrefix). `false` never, `true` or an object always (an agent that reads the
+   * page over HTTP but subscribes to other events); `label` is shown in the side panel as
+   * "sdk: <label>" (default the durable or queue name), `extensionId` narrows it to one browser.
+   */
+  pageInterest?: boolean | { label?: string; extensionId?: string };
 }
 
 /**

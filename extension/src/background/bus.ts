@@ -13,6 +13,8 @@ import { panelRequestSchema, type PanelRequest, type PanelResponse } from "../sh
 import { NatsLink } from "./nats/link.ts";
 import { consumerFor } from "./nats/credentials.ts";
 import { ownerOf } from "./context/owner.ts";
+import { watchInterest } from "./context/interest-watch.ts";
+import { INTEREST_SCHEMA } from "@crumbs/schemas/interest";
 import { setStatus } from "../shared/state/status.ts";
 import { stopTasks } from "./tasks/stop.ts";
 import { watchTaskEnds } from "./tasks/task-end.ts";
@@ -57,7 +59,19 @@ export function startBus(): Bus {
       const getBreadcrumb = (id: string) => conn.api.get(id);
       const actions = startActionLoop(nc, { owner, extensionId, consumer: consumerFor(auth, owner, extensionId), onAccepted: kick, getBreadcrumb });
       const ends = watchTaskEnds(nc, { owner, extensionId, getBreadcrumb });
-      return { stop: () => Promise.all([actions.stop(), ends.stop()]).then(() => {}) };
+      // Capture at once when the first listener appears; renewals of a live lease change nothing.
+      let listened = false;
+      const interest = watchInterest(nc, {
+        owner,
+        extensionId,
+        list: () => conn.api.list({ schema_name: INTEREST_SCHEMA, limit: 100 }),
+        getBreadcrumb,
+        onChange(live) {
+          if (live && !listened) tracker.trigger("interest");
+          listened = live;
+        },
+      });
+      return { stop: () => Promise.all([actions.stop(), ends.stop(), interest.stop()]).then(() => {}) };
     },
     onReconnect: kick,
     onOpen: holdWorker,

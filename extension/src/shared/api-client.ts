@@ -1,11 +1,21 @@
-import { ApiResponseError, ApiUnreachableError } from "@crumbs/schemas/api-errors";
+import {
+  ApiTimeoutError,
+  ApiUnreachableError,
+  createBreadcrumb,
+  getBreadcrumb,
+  createHttpClient,
+  type HttpClient,
+  listBreadcrumbs,
+  patchBreadcrumb,
+  type RouteCall,
+} from "@crumbs/agent-sdk/http";
 import * as z from "@crumbs/schemas/zod-mini";
-import { MERGE_PATCH_CONTENT_TYPE } from "@crumbs/schemas/merge-patch";
 
-// The few calls the extension makes to the crumbs HTTP API (services/api/README.md). The worker and
-// the extension pages call it with host_permissions, so CORS does not apply. Failures are the
-// clients' shared errors (@crumbs/schemas/api-errors): ApiResponseError for an error answer,
-// ApiUnreachableError when the API cannot be reached.
+// The few calls the extension makes to the crumbs HTTP API, through the SDK's fetch-only client
+// (`@crumbs/agent-sdk/http`: its route table, headers and errors). The worker and the extension
+// pages call it with host_permissions, so CORS does not apply. Failures are the clients' shared
+// CrumbsErrors: ApiResponseError for an error answer, ApiUnreachableError and ApiTimeoutError when
+// the API is away; each says whether a retry may succeed (`retryable`).
 
 /**
  * The envelope fields the extension reads. Deliberately not @crumbs/schemas' full breadcrumbSchema:
@@ -65,66 +75,25 @@ export interface ApiOptions {
   timeoutMs?: number;
 }
 
-/** One call to the API: the parsed JSON answer (undefined for an empty one), or ApiResponseError / ApiUnreachableError. */
-export async function callApi(
-  opts: ApiOptions,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<unknown> {
-  const fetchFn = opts.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
-  const base = opts.apiUrl.replace(/\/+$/, "");
-  let res: Response;
-  try {
-    res = await fetchFn(`${base}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${opts.token}`,
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-        ...headers,
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(opts.timeoutMs ?? 15_000),
-    });
-  } catch (e) {
-    throw new ApiUnreachableError(`the crumbs API at ${base} is unreachable: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
-  }
-  const text = await res.text();
-  if (!res.ok) throw ApiResponseError.fromBody(res.status, text, res.statusText);
-  try {
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+/** The fetch client for these settings; the worker's calls give up after 15 s unless told otherwise. */
+export const httpClient = (opts: ApiOptions): HttpClient =>
+  createHttpClient({ url: opts.apiUrl, token: opts.token, fetch: opts.fetch, timeoutMs: opts.timeoutMs ?? 15_000 });
+
+/** The API did not answer at all (down, or no answer in time), as opposed to refusing a call. */
+export const apiIsAway = (e: unknown): e is ApiUnreachableError | ApiTimeoutError => e instanceof ApiUnreachableError || e instanceof ApiTimeoutError;
+
+/** The breadcrumbs matching `q` (one page): the side panel's one call, without the rest of createApi in its bundle. */
+export const listWith = async (http: HttpClient, q: ListQuery): Promise<Breadcrumb[]> => (await http.json(listBreadcrumbs(q), listSchema)).items;
 
 export function createApi(opts: ApiOptions): CrumbsApi {
-  const base = opts.apiUrl.replace(/\/+$/, "");
-  const call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => callApi(opts, method, path, body, headers);
-  const one = (v: unknown) => breadcrumbSchema.parse(v);
-
+  const http = httpClient(opts);
+  const one = (call: RouteCall) => http.json(call, breadcrumbSchema);
   return {
-    url: base,
-    get: async (id) => one(await call("GET", `/v1/breadcrumbs/${encodeURIComponent(id)}`)),
-    async list(q) {
-      const p = new URLSearchParams();
-      if (q.schema_name) p.set("schema_name", q.schema_name);
-      for (const t of q.tag ?? []) p.append("tag", t);
-      if (q.key) p.set("key", q.key);
-      if (q.selector) p.set("selector", JSON.stringify(q.selector));
-      if (q.limit) p.set("limit", String(q.limit));
-      return listSchema.parse(await call("GET", `/v1/breadcrumbs?${p}`)).items;
-    },
-    create: async (body, key) => one(await call("POST", "/v1/breadcrumbs", body, key ? { "idempotency-key": key } : {})),
-    patch: async (id, version, body) =>
-      one(await call("PATCH", `/v1/breadcrumbs/${encodeURIComponent(id)}`, body, { "if-match": `"${version}"` })),
-    mergePatch: async (id, version, body) =>
-      one(
-        await call("PATCH", `/v1/breadcrumbs/${encodeURIComponent(id)}`, body, {
-          "if-match": `"${version}"`,
-          "content-type": MERGE_PATCH_CONTENT_TYPE,
-        }),
-      ),
+    url: http.baseUrl,
+    get: (id) => one(getBreadcrumb(id)),
+    list: (q) => listWith(http, q),
+    create: (body, idempotencyKey) => one(createBreadcrumb(body, { idempotencyKey })),
+    patch: (id, version, body) => one(patchBreadcrumb(id, body, { ifMatch: version })),
+    mergePatch: (id, version, body) => one(patchBreadcrumb(id, body, { ifMatch: version, merge: true })),
   };
 }

@@ -1,6 +1,6 @@
 import * as z from "@crumbs/schemas/zod-mini";
 import { askWorker } from "../shared/panel-messages.ts";
-import { createApi, type Breadcrumb } from "../shared/api-client.ts";
+import { httpClient, listWith, type Breadcrumb } from "../shared/api-client.ts";
 import type { Config } from "../shared/state/config.ts";
 import { el } from "./dom.ts";
 import { followSse } from "./sse.ts";
@@ -43,11 +43,11 @@ export class ChatView {
     this.seen.clear();
     this.log.replaceChildren();
     const selector = { schema_name: CHAT_SCHEMAS, all_tags: [`session:${session}`] };
-    const url = `${config.apiUrl}/v1/events/stream?selector=${encodeURIComponent(JSON.stringify(selector))}`;
     // Live first, then history: whatever is written in between arrives by one or the other.
     void followSse({
-      url,
+      apiUrl: config.apiUrl,
       token: config.token,
+      selector,
       signal: this.abort.signal,
       onState: (s, detail) => (this.state.textContent = s === "open" ? "" : `reconnecting: ${detail ?? ""}`),
       onFrame: (f) => {
@@ -55,8 +55,7 @@ export class ChatView {
         if (parsed.success && parsed.data.type === "breadcrumb.created") this.add(parsed.data.breadcrumb);
       },
     });
-    const api = createApi({ apiUrl: config.apiUrl, token: config.token });
-    const history = await api.list({ selector, limit: 100 }).catch(() => [] as Breadcrumb[]);
+    const history = await listWith(httpClient(config), { selector, limit: 100 }).catch(() => [] as Breadcrumb[]);
     for (const b of history.sort((a, b) => a.created_at.localeCompare(b.created_at))) this.add(b);
   }
 

@@ -4,6 +4,7 @@ import { readConfig } from "../shared/state/config.ts";
 import { TASKS_KEY, tasks } from "../shared/state/control.ts";
 import { INBOX_KEY, inbox } from "../shared/state/inbox.ts";
 import { STATUS_KEY, busStatus } from "../shared/state/status.ts";
+import { INTEREST_KEY, interestState, liveLabels, nextEnd } from "../shared/state/interest.ts";
 import { renderActivity } from "./activity-view.ts";
 import { ChatView, chatSession } from "./chat.ts";
 import { renderConfirmations } from "./confirm-view.ts";
@@ -26,7 +27,16 @@ const form = byId<HTMLFormElement>("chat-form");
 const input = byId<HTMLTextAreaElement>("chat-input");
 const error = byId("chat-error");
 
-const refreshStatus = async () => renderStatus(statusRoot, await busStatus.get());
+let leaseEnd: ReturnType<typeof setTimeout> | undefined;
+const refreshStatus = async () => {
+  const [status, interest] = await Promise.all([busStatus.get(), interestState.get()]);
+  const now = Date.now();
+  renderStatus(statusRoot, status, liveLabels(interest, now));
+  // A lease ends by the clock, also while the worker sleeps and writes nothing: look again then.
+  clearTimeout(leaseEnd);
+  const end = nextEnd(interest, now);
+  if (end !== undefined) leaseEnd = setTimeout(() => void refreshStatus(), end - now + 5);
+};
 const refreshInbox = async () => {
   const entries = await inbox.get();
   renderConfirmations(confirmRoot, entries);
@@ -71,7 +81,7 @@ byId("open-options").addEventListener("click", () => void chrome.runtime.openOpt
 
 chrome.storage.onChanged.addListener((changes, area) => {
   if (area !== "local") return;
-  if (STATUS_KEY in changes) void refreshStatus();
+  if (STATUS_KEY in changes || INTEREST_KEY in changes) void refreshStatus();
   if (INBOX_KEY in changes || TASKS_KEY in changes) void refreshInbox();
   if (ACTIVITY_KEY in changes) void refreshActivity();
   if (["apiUrl", "token"].some((k) => k in changes)) void startChat();

@@ -1,12 +1,17 @@
-// A small Server-Sent Events reader over fetch (EventSource cannot send the Authorization header);
-// the pure parser is shared with the CLI.
+// A small Server-Sent Events reader over fetch (EventSource cannot send the Authorization header):
+// `GET /v1/events/stream` through the SDK's route table and fetch client; the pure parser is shared
+// with the CLI.
+import { eventStream } from "@crumbs/agent-sdk/http";
 import { SseParser, type SseFrame } from "@crumbs/schemas/sse";
+import { httpClient } from "../shared/api-client.ts";
 
 export type { SseFrame };
 
 export interface StreamOptions {
-  url: string;
+  apiUrl: string;
   token: string;
+  /** The events to follow: a selector object, sent as JSON. */
+  selector: unknown;
   onFrame(frame: SseFrame): void;
   onState?(state: "open" | "retrying", detail?: string): void;
   signal: AbortSignal;
@@ -14,15 +19,13 @@ export interface StreamOptions {
 
 /** Follows the stream until aborted, reconnecting with Last-Event-ID after any failure. */
 export async function followSse(opts: StreamOptions): Promise<void> {
+  const http = httpClient({ apiUrl: opts.apiUrl, token: opts.token });
   let lastId: string | undefined;
   let failures = 0;
   while (!opts.signal.aborted) {
     try {
-      const res = await fetch(opts.url, {
-        headers: { authorization: `Bearer ${opts.token}`, accept: "text/event-stream", ...(lastId ? { "last-event-id": lastId } : {}) },
-        signal: opts.signal,
-      });
-      if (!res.ok || !res.body) throw new Error(`the event stream answered ${res.status}`);
+      const res = await http.send(eventStream({ selector: opts.selector, after: lastId }), { signal: opts.signal, stream: true });
+      if (!res.body) throw new Error(`the event stream answered ${res.status} without a body`);
       failures = 0;
       opts.onState?.("open");
       const parser = new SseParser();

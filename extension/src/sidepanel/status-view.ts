@@ -1,4 +1,5 @@
 import type { BusStatus } from "../shared/state/status.ts";
+import { interestLine } from "../shared/state/interest.ts";
 import { el } from "./dom.ts";
 
 const LABEL: Record<string, string> = {
@@ -9,7 +10,8 @@ const LABEL: Record<string, string> = {
   error: "error",
 };
 
-export function renderStatus(root: HTMLElement, s: BusStatus): void {
+/** `listeners`: the labels of the live interest leases; none means capture is paused. */
+export function renderStatus(root: HTMLElement, s: BusStatus, listeners: readonly string[]): void {
   const part = (name: string, p: BusStatus["nats"]) =>
     el(
       "div",
@@ -28,6 +30,12 @@ export function renderStatus(root: HTMLElement, s: BusStatus): void {
       el("strong", {}, "Page context: "),
       c?.id ? `v${c.version} ${c.url ?? ""}` : "none yet",
       c?.error ? el("span", { class: "detail error" }, ` — ${c.error}`) : null,
+    ),
+    el(
+      "div",
+      { class: "status-row", data: { part: "interest", state: listeners.length ? "shared" : "paused" } },
+      el("strong", {}, "Page context: "),
+      interestLine(listeners),
     ),
   );
 }

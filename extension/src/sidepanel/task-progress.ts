@@ -1,6 +1,6 @@
 import * as z from "@crumbs/schemas/zod-mini";
 import { PLAN_STEP_STATUSES, TASK_FINAL_STATUSES, TASK_SCHEMA, TASK_STATUSES, type TaskStatus } from "@crumbs/schemas/task-names";
-import { createApi, type Breadcrumb } from "../shared/api-client.ts";
+import { httpClient, listWith, type Breadcrumb } from "../shared/api-client.ts";
 import type { Config } from "../shared/state/config.ts";
 import { el } from "./dom.ts";
 import { followSse } from "./sse.ts";
@@ -55,19 +55,18 @@ export class TaskProgressView {
     this.known.clear();
     this.render();
     const selector = { schema_name: [TASK_SCHEMA], all_tags: [`session:${session}`] };
-    const url = `${config.apiUrl}/v1/events/stream?selector=${encodeURIComponent(JSON.stringify(selector))}`;
     // Live first, then history: a version written in between arrives by one or the other.
     void followSse({
-      url,
+      apiUrl: config.apiUrl,
       token: config.token,
+      selector,
       signal: this.abort.signal,
       onFrame: (f) => {
         const parsed = eventSchema.safeParse(JSON.parse(f.data));
         if (parsed.success && parsed.data.type !== "breadcrumb.deleted") this.add(parsed.data.breadcrumb);
       },
     });
-    const api = createApi({ apiUrl: config.apiUrl, token: config.token });
-    const history = await api.list({ selector, limit: 20 }).catch(() => [] as Breadcrumb[]);
+    const history = await listWith(httpClient(config), { selector, limit: 20 }).catch(() => [] as Breadcrumb[]);
     for (const b of history) this.add(b);
   }
 

@@ -10,6 +10,7 @@ import { silentLogger } from "@crumbs/telemetry";
 import { NatsServer, createTestDatabase, launchChromium, waitFor, type TestDatabase } from "@crumbs/testkit";
 import { FakeOpenAI } from "@crumbs/testkit";
 import { PAGE_ASSISTANT_FILE } from "@crumbs/agent-definitions";
+import { CrumbsHttp, InterestLease } from "@crumbs/agent-sdk";
 import { createApi, type Breadcrumb, type CrumbsApi } from "../../src/shared/api-client.ts";
 import { startFixtureServer, type FixtureServer } from "../fixture-server.ts";
 import { bundleClient } from "../generated-pages.ts";
@@ -54,6 +55,12 @@ export interface E2EOptions {
    * per-owner credentials, the runner uses its own .creds, the extension must ask for its own.
    */
   locked?: boolean;
+  /**
+   * Load the page-assistant agent into the runner (default true). The runner holds a page-interest
+   * lease while it hosts it, so the extension captures; without it nobody listens until a test
+   * writes a lease (leaseInterest).
+   */
+  pageAssistant?: boolean;
 }
 
 export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
@@ -118,9 +125,11 @@ export async function startE2E(opts: E2EOptions = {}): Promise<E2E> {
       logger: silentLogger,
     });
     cleanups.push(() => runner.close());
-    const def = JSON.parse(await readFile(PAGE_ASSISTANT_FILE, "utf8"));
-    await client.create(def);
-    await waitFor(() => runner.agents().some((a) => a.def.agent_id === "page-assistant"), { message: "page-assistant loaded" });
+    if (opts.pageAssistant !== false) {
+      const def = JSON.parse(await readFile(PAGE_ASSISTANT_FILE, "utf8"));
+      await client.create(def);
+      await waitFor(() => runner.agents().some((a) => a.def.agent_id === "page-assistant"), { message: "page-assistant loaded" });
+    }
 
     const browser = await launchChromium({ extensionPath: distDir });
     cleanups.push(() => browser.close());
@@ -215,4 +224,31 @@ export async function natsState(e: E2E): Promise<string | undefined> {
 
 export async function waitNatsConnected(e: E2E, timeout: number): Promise<void> {
   await waitFor(async () => (await natsState(e)) === "connected", { timeout, message: "extension connected to NATS" });
+}
+
+/**
+ * A page-interest lease of the test's own (as an agent that listens would hold): the extension
+ * captures while it lives. `ttlSeconds` short and no renewal lets it expire; `release()` deletes it.
+ */
+export async function leaseInterest(
+  e: Pick<E2E, "api" | "extensionId">,
+  opts: { label?: string; ttlSeconds?: number; renew?: boolean } = {},
+): Promise<{ id: string; release(): Promise<void> }> {
+  const http = new CrumbsHttp({ url: e.api.url, token: TOKEN });
+  const label = opts.label ?? "test: e2e";
+  const lease = new InterestLease(http, {
+    holder: { id: `test:${label}`, label },
+    extensionId: e.extensionId,
+    ...(opts.ttlSeconds ? { ttlSeconds: opts.ttlSeconds } : {}),
+    // No renewal: a lease that must run out; else the contract's.
+    ...(opts.renew === false ? { renewMs: 2 ** 31 - 1 } : {}),
+  });
+  await lease.start();
+  return { id: lease.leaseId!, release: () => lease.stop() };
+}
+
+/** The worker's page reads for the context, and the runs that found nobody listening (Tracker.counts). */
+export async function captureCounts(e: E2E): Promise<{ captures: number; paused: number }> {
+  const w = await e.worker();
+  return w.evaluate(() => (globalThis as unknown as { crumbsBus: { tracker: { counts(): { captures: number; paused: number } } } }).crumbsBus.tracker.counts());
 }

@@ -1,6 +1,8 @@
 import { CrumbsError, type ErrorCode, type ErrorDetails } from "./errors.ts";
 import * as z from "./zod-mini.ts";
 
+export { CrumbsError, ERROR_CODES, isRetryableStatus, type ErrorCode, type ErrorDetails } from "./errors.ts";
+
 // The client side of the API's error answers: every client of the HTTP API (the SDK, the CLI, the
 // extension) turns an error response into the same CrumbsError subclass. Light on purpose (zod/mini,
 // no engines), so the extension bundles it through `@crumbs/schemas/api-errors`.

@@ -74,6 +74,13 @@ export const ERROR_CODES = {
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/**
+ * Whether the same request may succeed later, unchanged: 429 (rate_limited) and every 5xx (internal,
+ * unavailable, budget_exceeded past its deadline, a client's api_unreachable 503 and timeout 504).
+ * Any other refusal is answered the same way again until the request or the token changes.
+ */
+export const isRetryableStatus = (status: number): boolean => status === 429 || status >= 500;
+
 /** zod's issues (or any with a path, a code and a message) as ErrorIssues, their paths under `prefix`. */
 export function issuesFrom(
   issues: readonly { path: readonly PropertyKey[]; code?: string; message: string }[],
@@ -95,6 +102,8 @@ export class CrumbsError extends Error {
   readonly details?: ErrorDetails;
   /** Response headers that belong to the error (`WWW-Authenticate`, `Retry-After`). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** From the status (isRetryableStatus), so every client decides a retry the same way. */
+  readonly retryable: boolean;
 
   constructor(
     code: string,
@@ -107,6 +116,7 @@ export class CrumbsError extends Error {
     this.name = new.target.name;
     this.code = code;
     this.status = status;
+    this.retryable = isRetryableStatus(status);
     if (details !== undefined) this.details = details;
     if (opts.headers) this.headers = opts.headers;
   }
@@ -130,13 +140,13 @@ function codedError(code: ErrorCode) {
   };
 }
 
-export class InvalidSelectorError extends codedError("invalid_selector") {}
-export class InvalidLlmHintsError extends codedError("invalid_llm_hints") {}
+export class InvalidSelectorError extends /* @__PURE__ */ codedError("invalid_selector") {}
+export class InvalidLlmHintsError extends /* @__PURE__ */ codedError("invalid_llm_hints") {}
 /** A view that cannot be rendered at read time. Same code as invalid hints: the hints are at fault. */
-export class LlmViewError extends codedError("invalid_llm_hints") {}
-export class SchemaValidationError extends codedError("schema_validation_failed") {}
+export class LlmViewError extends /* @__PURE__ */ codedError("invalid_llm_hints") {}
+export class SchemaValidationError extends /* @__PURE__ */ codedError("schema_validation_failed") {}
 /** A request body or parameter that is malformed (not a schema problem of the context). */
-export class InvalidRequestError extends codedError("invalid_request") {}
+export class InvalidRequestError extends /* @__PURE__ */ codedError("invalid_request") {}
 
 export function isCrumbsError(e: unknown): e is CrumbsError {
   return e instanceof CrumbsError;

@@ -78,7 +78,7 @@ describe("validateContext", () => {
   it("every known schema is registered", () => {
     expect(Object.keys(knownContextSchemas).sort()).toEqual(
       ["agent.def.v1", "agent.response.v1", "browser.action.result.v1", "browser.action.v1", "browser.page.context.v1",
-      "browser.task.cancel.v1", "browser.task.v1", "chat.message.v1", "schema.def.v1"].sort(),
+      "browser.task.cancel.v1", "browser.task.v1", "browser.context.interest.v1", "chat.message.v1", "schema.def.v1"].sort(),
     );
   });
 });
@@ -195,6 +195,12 @@ describe("the user stays in control", () => {
   it("browser.task.cancel.v1 needs a session and a reason", () => {
     expect(validateContext("browser.task.cancel.v1", { session_id: "s1", reason: "the user pressed Stop" }).dropped).toEqual([]);
     expect(() => validateContext("browser.task.cancel.v1", { reason: "x" })).toThrow(SchemaValidationError);
+  });
+  it("browser.context.interest.v1 needs a holder with an id and a label", () => {
+    const ok = validateContext("browser.context.interest.v1", { holder: { id: "sdk:1", label: "sdk: a" }, target: { extension_id: "abc" } });
+    expect(ok).toMatchObject({ holder: { label: "sdk: a" } });
+    expect(() => validateContext("browser.context.interest.v1", { holder: { id: "sdk:1" } })).toThrow(SchemaValidationError);
+    expect(() => validateContext("browser.context.interest.v1", {})).toThrow(SchemaValidationError);
   });
   it("cancelled is an action error code", () => {
     expect(ACTION_ERROR_CODES).toContain("cancelled");

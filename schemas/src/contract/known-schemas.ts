@@ -7,6 +7,7 @@ import { issuesFrom, pathOf, SchemaValidationError } from "./errors.ts";
 import { findProtoKey, isPlainObject } from "../json-values.ts";
 import { validateLlmHints } from "../llm-view/llm-hints-validate.ts";
 import { pageContextSchema } from "./page-context-schema.ts";
+import { INTEREST_SCHEMA, interestContextSchema } from "./interest-schema.ts";
 import { TASK_CANCEL_SCHEMA, taskCancelContextSchema } from "./task-cancel-schema.ts";
 import { TASK_SCHEMA, taskContextSchema } from "./task-schema.ts";
 
@@ -20,6 +21,7 @@ export const knownContextSchemas: Readonly<Record<string, ZodType | ZodMiniType>
   "agent.response.v1": agentResponseContextSchema,
   "schema.def.v1": schemaDefContextSchema,
   [TASK_CANCEL_SCHEMA]: taskCancelContextSchema,
+  [INTEREST_SCHEMA]: interestContextSchema,
   [TASK_SCHEMA]: taskContextSchema,
 };
 

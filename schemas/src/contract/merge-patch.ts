@@ -1,7 +1,6 @@
 // JSON merge patch (RFC 7396), pure and without zod, so the extension bundles it (light subpath
-// `@crumbs/schemas/merge-patch`). The API applies the same rule in SQL (migration
-// 0010_merge_patch, `crumbs_merge_patch`); services/api/test/merge-patch.test.ts holds the two to
-// the RFC's examples.
+// `@crumbs/schemas/merge-patch`). The API merges with it too and stores the result under its
+// version check, so the rule has this one home.
 
 /** The media type of a PATCH whose body is a merge patch of the breadcrumb. */
 export const MERGE_PATCH_CONTENT_TYPE = "application/merge-patch+json";

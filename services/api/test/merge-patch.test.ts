@@ -9,8 +9,8 @@ import { startStack, type TestStack } from "./stack.ts";
 const sc = StringCodec();
 const page = structuredClone(REFERENCE_PAGE_CONTEXT) as Record<string, unknown> & { viewport: Record<string, unknown>; content: Record<string, unknown> };
 
-// Real Postgres and nats-server: the merge is done by the database's crumbs_merge_patch inside the
-// one write statement, and the event it writes reaches NATS.
+// Real Postgres and nats-server: the contract's merge is stored by the one write statement, and the
+// event it writes reaches NATS.
 describe("PATCH as application/merge-patch+json", () => {
   let s: TestStack;
   const events: Record<string, unknown>[] = [];
@@ -38,12 +38,19 @@ describe("PATCH as application/merge-patch+json", () => {
   const historyCount = async (id: string) =>
     Number(rowsOf<{ n: string }>(await s.database.db.execute(sql`select count(*)::text as n from breadcrumb_history where breadcrumb_id = ${id}::uuid`))[0]?.n);
 
-  it("the database's merge agrees with RFC 7396 (its examples, nested objects, null deletes, arrays replaced whole)", async () => {
-    for (const { target, patch, result } of MERGE_PATCH_EXAMPLES) {
-      const [row] = rowsOf<{ merged: unknown }>(
-        await s.database.db.execute(sql`select crumbs_merge_patch(${JSON.stringify(target)}::jsonb, ${JSON.stringify(patch)}::jsonb) as merged`),
-      );
-      expect(row?.merged, JSON.stringify({ target, patch })).toEqual(result);
+  it("stores the RFC 7396 merge (its examples, nested objects, null deletes, arrays replaced whole) and reads it back", async () => {
+    const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);
+    // A breadcrumb's context is an object, so the examples whose target, patch or result is not one
+    // are held only by the contract's own unit test.
+    const cases = MERGE_PATCH_EXAMPLES.filter((e) => isObject(e.target) && isObject(e.patch) && isObject(e.result));
+    expect(cases.length).toBeGreaterThan(5);
+    for (const { target, patch, result } of cases) {
+      const res = await s.call("/v1/breadcrumbs", { method: "POST", json: { schema_name: "test.merge.v1", title: "m", context: target } });
+      expect(res.status).toBe(201);
+      const { id } = (await res.json()) as { id: string };
+      expect((await mergePatch(id, { context: patch }, '"1"')).status).toBe(200);
+      const stored = (await (await s.call(`/v1/breadcrumbs/${id}`)).json()) as { context: unknown };
+      expect(stored.context, JSON.stringify({ target, patch })).toEqual(result);
     }
   });
 

@@ -1,5 +1,8 @@
+import { ApiResponseError, createHttpClient, eventStream, getBreadcrumb, type RouteCall } from "@crumbs/agent-sdk/http";
 import type { BreadcrumbEvent } from "@crumbs/schemas";
 import { SseParser } from "@crumbs/schemas/sse";
+
+export { ApiResponseError };
 
 const TOKEN_KEY = "crumbs.token";
 
@@ -10,32 +13,22 @@ export const token = {
   clear: () => sessionStorage.removeItem(TOKEN_KEY),
 };
 
-/** The API's error shape `{error, message, details?}` with the HTTP status. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details?: unknown,
-  ) {
-    super(message);
-  }
-}
-
 /** Called on a 401 so the app can return to the login form. */
 let onUnauthorized: () => void = () => {};
 export const setUnauthorizedHandler = (fn: () => void) => (onUnauthorized = fn);
 
-function headers(extra: Record<string, string> = {}): Record<string, string> {
-  const t = token.get();
-  return { ...(t ? { authorization: `Bearer ${t}` } : {}), ...extra };
-}
+/**
+ * The API on this page's own origin, through the SDK's fetch-only client (its route table and
+ * errors: an error answer is an ApiResponseError with code, status and details). `no-store`: a
+ * browser never answers a read from its cache.
+ */
+const http = createHttpClient({ url: "", token: () => token.get(), cache: "no-store" });
 
 /**
  * Any authenticated read answers 401 only for a token the API does not know: a breadcrumb nobody
  * has is 404 (403 without the read scope) for every valid token, and costs one index look-up.
  */
-const CONFIRM_PATH = "/v1/breadcrumbs/00000000-0000-0000-0000-000000000000";
+const CONFIRM_ID = "00000000-0000-0000-0000-000000000000";
 
 /**
  * A 401 logs out only when a second request with the same token is refused too: one 401 can be
@@ -43,66 +36,40 @@ const CONFIRM_PATH = "/v1/breadcrumbs/00000000-0000-0000-0000-000000000000";
  * key read as unknown), and logging out on it throws away the token the user typed.
  */
 async function confirmedUnauthorized(): Promise<boolean> {
-  const res = await fetch(CONFIRM_PATH, { headers: headers(), cache: "no-store" }).catch(() => undefined);
-  await res?.body?.cancel().catch(() => {});
-  return res?.status === 401;
+  const res = await http.send(getBreadcrumb(CONFIRM_ID)).catch((e: unknown) => e);
+  if (res instanceof Response) await res.body?.cancel().catch(() => {});
+  return res instanceof ApiResponseError && res.status === 401;
 }
 
-async function fail(res: Response): Promise<never> {
-  const body = (await res.json().catch(() => ({}))) as { error?: string; message?: string; details?: unknown };
-  if (res.status === 401 && (await confirmedUnauthorized())) onUnauthorized();
-  throw new ApiError(res.status, body.error ?? "http_error", body.message ?? `HTTP ${res.status}`, body.details);
+/** Any failure as it is; a 401 the API confirms logs out first. */
+async function failed(err: unknown): Promise<never> {
+  if (err instanceof ApiResponseError && err.status === 401 && (await confirmedUnauthorized())) onUnauthorized();
+  throw err;
 }
 
-export async function api<T>(
-  path: string,
-  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
-): Promise<{ data: T; etag: string | null }> {
-  const res = await fetch(path, {
-    method: init.method ?? "GET",
-    headers: headers({ ...(init.body !== undefined ? { "content-type": "application/json" } : {}), ...init.headers }),
-    body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
-    cache: "no-store",
-  });
-  if (!res.ok) await fail(res);
-  const data = res.status === 204 ? (undefined as T) : ((await res.json()) as T);
-  return { data, etag: res.headers.get("etag") };
-}
+/** One call of the route table (`@crumbs/agent-sdk/http`); its JSON answer, undefined for a 204. */
+export const call = <T>(route: RouteCall): Promise<T> => http.json<T>(route).catch(failed);
 
-export const get = async <T>(path: string) => (await api<T>(path)).data;
-
-/** `/v1/...?a=1&tag=x&tag=y`: arrays repeat the parameter, empty values are left out. */
-export function withQuery(path: string, q: Record<string, string | number | string[] | undefined>): string {
-  const p = new URLSearchParams();
-  for (const [k, v] of Object.entries(q)) {
-    if (Array.isArray(v)) for (const x of v) p.append(k, x);
-    else if (v !== undefined && v !== "") p.set(k, String(v));
-  }
-  const s = p.toString();
-  return s ? `${path}?${s}` : path;
-}
+/** A selector as the user typed it (JSON text; the form checks it first), empty for none. */
+export const typedSelector = (text: string): unknown => (text.trim() ? JSON.parse(text) : undefined);
 
 /**
  * Follows `/v1/events/stream` until `signal` aborts, reconnecting after a drop from the last
  * seq seen (Last-Event-ID), so no event is missed or repeated across reconnects.
  */
 export async function followEvents(
-  opts: { selector?: string; signal: AbortSignal },
+  opts: { selector?: unknown; signal: AbortSignal },
   onEvent: (e: BreadcrumbEvent) => void,
   onState: (s: "live" | "reconnecting") => void = () => {},
 ): Promise<void> {
   let lastId: string | undefined;
   while (!opts.signal.aborted) {
     try {
-      const res = await fetch(withQuery("/v1/events/stream", { selector: opts.selector }), {
-        headers: headers({ accept: "text/event-stream", ...(lastId ? { "last-event-id": lastId } : {}) }),
-        signal: opts.signal,
-        cache: "no-store",
-      });
-      if (!res.ok || !res.body) await fail(res);
+      const res = await http.send(eventStream({ selector: opts.selector, after: lastId }), { signal: opts.signal, stream: true }).catch(failed);
+      if (!res.body) throw new Error("the event stream answered without a body");
       onState("live");
       const parser = new SseParser();
-      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
@@ -112,7 +79,7 @@ export async function followEvents(
     } catch (err) {
       if (opts.signal.aborted) return;
       // A refused request (bad selector, lost scope) will not get better by retrying.
-      if (err instanceof ApiError && err.status < 500) throw err;
+      if (err instanceof ApiResponseError && !err.retryable) throw err;
     }
     if (opts.signal.aborted) return;
     onState("reconnecting");

@@ -1,6 +1,7 @@
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { ApiError, get, setUnauthorizedHandler, token } from "./api.ts";
+import { schemaCounts } from "@crumbs/agent-sdk/http";
+import { ApiResponseError, call, setUnauthorizedHandler, token } from "./api.ts";
 import { ErrorBox } from "./components/common.tsx";
 import { AgentsPage } from "./pages/agents.tsx";
 import { BreadcrumbPage } from "./pages/breadcrumb.tsx";
@@ -27,11 +28,11 @@ function Login({ onLogin }: { onLogin: () => void }) {
     token.set(value.trim());
     try {
       // Any read proves the token; the schema counts are small.
-      await get("/v1/stats/schemas");
+      await call(schemaCounts());
       onLogin();
     } catch (err) {
       // 403: a valid token without the read scope; the pages it may use still work.
-      if (err instanceof ApiError && err.status === 403) return onLogin();
+      if (err instanceof ApiResponseError && err.status === 403) return onLogin();
       token.clear();
       setError(err);
     }

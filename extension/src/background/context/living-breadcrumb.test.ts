@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiResponseError } from "@crumbs/schemas/api-errors";
+import { ApiResponseError } from "@crumbs/agent-sdk/http";
 import { applyMergePatch } from "@crumbs/schemas/merge-patch";
 import type { Breadcrumb, CrumbsApi, PatchBody } from "../../shared/api-client.ts";
 import type { StoredValue } from "../../shared/state/store.ts";
@@ -90,6 +90,13 @@ function memory(): StoredValue<LivingState | null> & { value: LivingState | null
   return box;
 }
 
+/** A fake API and the deps of one worker writing through it; `over` replaces any of them. */
+function setup(over: { sleep?: (ms: number) => Promise<void>; lastWritten?: { current?: Breadcrumb } } = {}) {
+  const f = fakeApi();
+  const deps = { api: f.api, extensionId: "ext", connection: "c1", state: memory(), sleep: async () => {}, ...over };
+  return { f, deps };
+}
+
 const page = (url: string, fp = url) => ({
   title: url,
   tags: ["browser:context"],
@@ -99,9 +106,7 @@ const page = (url: string, fp = url) => ({
 
 describe("living breadcrumb", () => {
   it("creates once by key, then patches the same id with climbing versions", async () => {
-    const f = fakeApi();
-    const state = memory();
-    const deps = { api: f.api, extensionId: "ext", connection: "c1", state, sleep: async () => {} };
+    const { f, deps } = setup();
     expect((await writeLiving(deps, page("a"))).outcome).toBe("created");
     const r2 = await writeLiving(deps, page("b"));
     const r3 = await writeLiving(deps, page("c"));
@@ -112,22 +117,14 @@ describe("living breadcrumb", () => {
   });
 
   it("skips a write whose fingerprint did not change", async () => {
-    const f = fakeApi();
-    const deps = { api: f.api, extensionId: "ext", connection: "c1", state: memory(), sleep: async () => {} };
+    const { f, deps } = setup();
     await writeLiving(deps, page("a"));
     expect((await writeLiving(deps, page("a"))).outcome).toBe("unchanged");
     expect(f.calls.filter((c) => c.startsWith("patch") || c.startsWith("merge"))).toEqual([]);
   });
 
   it("a lost state (new profile, other worker) finds the breadcrumb by key instead of creating a second", async () => {
-    const f = fakeApi();
-    const first = {
-      api: f.api,
-      extensionId: "ext",
-      connection: "c1",
-      state: memory(),
-      sleep: async () => {},
-    };
+    const { f, deps: first } = setup();
     const { state: s1 } = await writeLiving(first, page("a"));
     const second = { ...first, state: memory() };
     const { state: s2, outcome } = await writeLiving(second, page("b"));
@@ -137,15 +134,8 @@ describe("living breadcrumb", () => {
   });
 
   it("retries a 412 with the current version, a bounded number of times", async () => {
-    const f = fakeApi();
     const delays: number[] = [];
-    const deps = {
-      api: f.api,
-      extensionId: "ext",
-      connection: "c1",
-      state: memory(),
-      sleep: async (ms: number) => void delays.push(ms),
-    };
+    const { f, deps } = setup({ sleep: async (ms: number) => void delays.push(ms) });
     await writeLiving(deps, page("a"));
     f.conflict(2);
     const r = await writeLiving(deps, page("b"));
@@ -157,8 +147,7 @@ describe("living breadcrumb", () => {
   });
 
   it("a deleted breadcrumb is created again", async () => {
-    const f = fakeApi();
-    const deps = { api: f.api, extensionId: "ext", connection: "c1", state: memory(), sleep: async () => {} };
+    const { f, deps } = setup();
     await writeLiving(deps, page("a"));
     f.rows.clear();
     expect((await writeLiving(deps, page("b"))).outcome).toBe("created");
@@ -181,15 +170,7 @@ describe("living breadcrumb", () => {
   });
 
   it("after the first full write, sends only what changed as a merge patch; the stored breadcrumb equals the update", async () => {
-    const f = fakeApi();
-    const deps = {
-      api: f.api,
-      extensionId: "ext",
-      connection: "c1",
-      state: memory(),
-      sleep: async () => {},
-      lastWritten: {},
-    };
+    const { f, deps } = setup({ lastWritten: {} });
     await writeLiving(deps, big(1, "one", 0));
     for (let i = 2; i <= 5; i++) {
       const update = big(i, `text ${i}`, i * 100);
@@ -203,15 +184,7 @@ describe("living breadcrumb", () => {
   });
 
   it("a 412 on a merge patch retries in full at the current version; a worker without a base writes in full", async () => {
-    const f = fakeApi();
-    const deps = {
-      api: f.api,
-      extensionId: "ext",
-      connection: "c1",
-      state: memory(),
-      sleep: async () => {},
-      lastWritten: {},
-    };
+    const { f, deps } = setup({ lastWritten: {} });
     await writeLiving(deps, big(1, "one", 0));
     f.conflict(1);
     await writeLiving(deps, big(2, "two", 10));
@@ -225,15 +198,7 @@ describe("living breadcrumb", () => {
   });
 
   it("a context that sets a member to null (no merge patch can) is written in full", async () => {
-    const f = fakeApi();
-    const deps = {
-      api: f.api,
-      extensionId: "ext",
-      connection: "c1",
-      state: memory(),
-      sleep: async () => {},
-      lastWritten: {},
-    };
+    const { f, deps } = setup({ lastWritten: {} });
     await writeLiving(deps, big(1, "one", 0));
     const update = big(2, "one", 0);
     (update.context.content as Record<string, unknown>).mainText = null;

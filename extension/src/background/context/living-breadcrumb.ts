@@ -1,6 +1,7 @@
 import * as z from "@crumbs/schemas/zod-mini";
-import { ApiResponseError } from "@crumbs/schemas/api-errors";
+import { ApiResponseError } from "@crumbs/agent-sdk/http";
 import { jsonEqual, mergePatchBetween } from "@crumbs/schemas/merge-patch";
+import { PAGE_CONTEXT_SCHEMA } from "@crumbs/schemas/interest";
 import type { Breadcrumb, CrumbsApi, PatchBody } from "../../shared/api-client.ts";
 import { backoffDelay, type BackoffOptions } from "../backoff.ts";
 import type { StoredValue } from "../../shared/state/store.ts";
@@ -23,7 +24,6 @@ export const livingStateSchema = z.object({
 });
 export type LivingState = z.infer<typeof livingStateSchema>;
 
-export const PAGE_CONTEXT_SCHEMA = "browser.page.context.v1";
 export const livingKey = (extensionId: string) => `browser.page.context:${extensionId}`;
 
 /** 412 retries: a few quick attempts with jitter, then the update is dropped (the next trigger retries). */

@@ -1,18 +1,19 @@
-import { ApiUnreachableError } from "@crumbs/schemas/api-errors";
 import * as z from "@crumbs/schemas/zod-mini";
 import { isRestrictedUrl, targetTab } from "../commands/active-tab.ts";
-import type { Breadcrumb } from "../../shared/api-client.ts";
+import { apiIsAway, type Breadcrumb } from "../../shared/api-client.ts";
 import { logActivity } from "../../shared/state/activity.ts";
 import { currentConnection } from "../connection.ts";
 import { setContextStatus, setStatus } from "../../shared/state/status.ts";
 import { stored } from "../../shared/state/store.ts";
+import { interestState, liveLabels } from "../../shared/state/interest.ts";
 import { capturePage } from "./capture.ts";
 import { DOM_CHANGED, installDomWatch } from "./dom-watch.ts";
 import { livingStateSchema, writeLiving } from "./living-breadcrumb.ts";
 import { UpdateScheduler } from "./scheduler.ts";
 
 // The page-context tracker: the triggers of docs/extension.md feed one scheduler; each run captures
-// the active tab and writes the living breadcrumb. Listeners are registered in the worker's first
+// the active tab and writes the living breadcrumb, only while some agent listens (a live
+// browser.context.interest.v1 lease, shared/state/interest.ts); without one it reads nothing. Listeners are registered in the worker's first
 // turn (MV3 wakes a stopped worker for them); everything it must remember is in storage.
 
 export const livingState = stored("crumbs.living", z.nullable(livingStateSchema), () => null);
@@ -27,7 +28,11 @@ export interface Tracker {
   trigger(reason: string): void;
   /** Capture now, bypassing the scheduler; for a worker start and for tests. */
   runOnce(): Promise<void>;
+  /** This worker's page reads for the context, and the runs that read nothing since nobody listened (tests count them). */
+  counts(): { captures: number; paused: number };
 }
+
+const counts = { captures: 0, paused: 0 };
 
 async function activeTab(): Promise<chrome.tabs.Tab | undefined> {
   return targetTab().catch(() => undefined);
@@ -42,6 +47,11 @@ async function watchDom(tabId: number): Promise<void> {
 async function captureActive(): Promise<void> {
   const conn = await currentConnection();
   if (!conn) return;
+  // Nobody listens (no live browser.context.interest.v1 lease): the page is not read at all.
+  if (liveLabels(await interestState.get(), Date.now()).length === 0) {
+    counts.paused++;
+    return;
+  }
   const tab = await activeTab();
   // Restricted pages (chrome://, the web store) keep the last page's context; a loading page gets its
   // update when it completes.
@@ -50,6 +60,7 @@ async function captureActive(): Promise<void> {
   const owner = saved?.connection === conn.key ? saved.owner : conn.config.owner;
   try {
     await watchDom(tab.id);
+    counts.captures++;
     const update = await capturePage({ tab, extensionId: chrome.runtime.id, owner });
     const { outcome, state } = await writeLiving(
       { api: conn.api, extensionId: chrome.runtime.id, connection: conn.key, state: livingState, lastWritten },
@@ -63,7 +74,7 @@ async function captureActive(): Promise<void> {
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     await setContextStatus({ error: message });
-    if (e instanceof ApiUnreachableError) void setStatus("api", "error", message);
+    if (apiIsAway(e)) void setStatus("api", "error", message);
   }
 }
 
@@ -91,5 +102,5 @@ export function startTracker(): Tracker {
   chrome.storage.onChanged.addListener((changes, area) => {
     if (area === "local" && ["apiUrl", "token", "natsWsUrl"].some((k) => k in changes)) trigger("settings");
   });
-  return { trigger, runOnce: captureActive };
+  return { trigger, runOnce: captureActive, counts: () => ({ ...counts }) };
 }

@@ -1,7 +1,7 @@
 import { jwtAuthenticator, type ConnectionOptions } from "nats.ws";
-import { ApiResponseError } from "@crumbs/schemas/api-errors";
+import { ApiResponseError, natsCredentials } from "@crumbs/agent-sdk/http";
 import * as z from "@crumbs/schemas/zod-mini";
-import { callApi } from "../../shared/api-client.ts";
+import { httpClient } from "../../shared/api-client.ts";
 import { extensionConsumerName } from "@crumbs/schemas/nats-names";
 import { stored } from "../../shared/state/store.ts";
 
@@ -36,21 +36,17 @@ export async function fetchNatsAuth(
   opts: { apiUrl: string; token: string; extensionId: string; ttlSeconds?: number | undefined },
   fetchFn?: typeof fetch,
 ): Promise<NatsAuth> {
-  let body: unknown;
+  let c: z.infer<typeof credentialsSchema>;
   try {
-    const api = { apiUrl: opts.apiUrl, token: opts.token, timeoutMs: 10_000, ...(fetchFn ? { fetch: fetchFn } : {}) };
-    body = await callApi(api, "POST", "/v1/nats/credentials", {
-      kind: "extension",
-      extension_id: opts.extensionId,
-      ...(opts.ttlSeconds ? { ttl_seconds: opts.ttlSeconds } : {}),
-    });
+    const http = httpClient({ apiUrl: opts.apiUrl, token: opts.token, timeoutMs: 10_000, ...(fetchFn ? { fetch: fetchFn } : {}) });
+    const body = { kind: "extension" as const, extension_id: opts.extensionId, ...(opts.ttlSeconds ? { ttl_seconds: opts.ttlSeconds } : {}) };
+    c = await http.json(natsCredentials(body), credentialsSchema);
   } catch (e) {
-    // Unreachable (ApiUnreachableError): thrown as it is, and the link retries.
+    // Unreachable or no answer in time (ApiUnreachableError, ApiTimeoutError): thrown as it is, and the link retries.
     if (!(e instanceof ApiResponseError)) throw e;
     if (e.status === 503 || e.status === 403 || e.status === 404) return { mode: "open", reason: `no NATS credentials from the API (${e.message})` };
     throw new ApiResponseError(e.code, `the API refused NATS credentials: ${e.message}`, e.status, e.details);
   }
-  const c = credentialsSchema.parse(body);
   return {
     mode: "credentials",
     owner: c.owner,

@@ -1,6 +1,6 @@
 import { connect, type NatsConnection } from "nats.ws";
-import { ApiUnreachableError } from "@crumbs/schemas/api-errors";
 import { logActivity } from "../../shared/state/activity.ts";
+import { apiIsAway } from "../../shared/api-client.ts";
 import { backoffDelay, RECONNECT_BACKOFF } from "../backoff.ts";
 import { currentConnection, type Connection } from "../connection.ts";
 import { fetchNatsAuth, natsAuthOptions, natsAuthState, renewDelayMs, type NatsAuth } from "./credentials.ts";
@@ -74,7 +74,7 @@ export class NatsLink {
         });
       } catch (e) {
         // The API is where the credentials come from: unreachable, it is the API that is down.
-        if (e instanceof ApiUnreachableError) await setStatus("api", "error", e.message);
+        if (apiIsAway(e)) await setStatus("api", "error", e.message);
         await setStatus("nats", "error", `no NATS credentials: ${e instanceof Error ? e.message : String(e)}`);
         await sleep(backoffDelay(this.attempt++, RECONNECT_BACKOFF));
         continue;

@@ -1,5 +1,5 @@
 import type { Connection } from "../connection.ts";
-import { ApiResponseError, ApiUnreachableError } from "@crumbs/schemas/api-errors";
+import { ApiResponseError, CrumbsError } from "@crumbs/agent-sdk/http";
 import type { InboxEntry, ResultContext } from "../../shared/state/inbox.ts";
 
 // browser.action.result.v1 (a known schema, @crumbs/schemas/action-result), written through the API
@@ -26,10 +26,13 @@ export async function postResult(conn: Connection, entry: InboxEntry, result: Re
     await conn.api.create(body, `result:${entry.request_id}`);
     return "posted";
   } catch (e) {
-    if (e instanceof ApiUnreachableError) return "retry";
+    // Unreachable, no answer in time, rate limited, a 5xx: the same request may succeed later.
+    if (e instanceof CrumbsError && e.retryable) return "retry";
     if (!(e instanceof ApiResponseError)) throw e;
     if (e.code === "idempotency_key_reused") return "posted";
-    if (e.status >= 500 || e.status === 429 || e.status === 401) return "retry";
+    // Not retryable as it is, but the user fixes a refused token in the options: the result waits
+    // in the inbox for the next connection rather than being lost.
+    if (e.code === "unauthorized") return "retry";
     if (e.status === 413 || e.status === 422) {
       // The data did not fit or did not validate: the agent still needs to know how it went.
       const slim = { ...result, data: undefined, message: `${result.message ?? ""} (result data dropped: ${e.message})`.trim() };

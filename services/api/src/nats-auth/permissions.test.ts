@@ -20,7 +20,7 @@ describe("ownerPermissions", () => {
       `$JS.API.CONSUMER.MSG.NEXT.CRUMBS.${durable}`,
       `$JS.ACK.CRUMBS.${durable}.>`,
     ]);
-    expect(p.sub).toEqual(["crumbs.team-1.*.browser.action.v1", "crumbs.team-1.*.agent.response.v1", "_INBOX_team-1.>"]);
+    expect(p.sub).toEqual(["crumbs.team-1.*.browser.action.v1", "crumbs.team-1.*.agent.response.v1", "crumbs.team-1.*.browser.context.interest.v1", "_INBOX_team-1.>"]);
     // Nothing wider than one durable, one owner: no wildcard in a JetStream API subject, no shared inbox.
     for (const s of p.pub.filter((s) => s.startsWith("$JS.API"))) expect(s).not.toMatch(/[*>]/);
     expect(p.sub).not.toContain("_INBOX.>");

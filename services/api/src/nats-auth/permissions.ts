@@ -3,7 +3,7 @@ import {
   extensionConsumerName,
   extensionInboxPrefix,
 } from "./extension-consumer.ts";
-import { STREAM_NAME, STREAM_SUBJECTS, SUBJECT_PREFIX } from "@crumbs/schemas";
+import { INTEREST_SCHEMA, STREAM_NAME, STREAM_SUBJECTS, SUBJECT_PREFIX } from "@crumbs/schemas";
 import { OWNER_FEED_PREFIX } from "./owner-feed.ts";
 import { assertSubjectToken } from "./subject-token.ts";
 
@@ -47,7 +47,7 @@ const streamAdmin = (stream: string) =>
  * - publishes outside JetStream only on `<prefix>.<owner>.>`: the owner's replays
  *   (`<prefix>.<owner>.<type>.<schema_name>`, any one-token prefix but `crumbs`).
  *
- * An extension gets less: its action and chat-answer subjects, plus exactly what its one durable
+ * An extension gets less: its action, chat-answer and page-interest subjects, plus exactly what its one durable
  * pull consumer needs. The create subject carries the filter (nats-server 2.9's
  * `$JS.API.CONSUMER.CREATE.<stream>.<name>.<filter>`): the server refuses a request whose
  * filter_subject differs from the subject's. INFO, MSG.NEXT and ACK name the durable.
@@ -71,6 +71,12 @@ export function ownerPermissions(owner: string, client: OwnerClient = { kind: "a
       `${api}.MSG.NEXT.${STREAM_NAME}.${durable}`,
       `$JS.ACK.${STREAM_NAME}.${durable}.>`,
     ],
-    sub: [`${SUBJECT_PREFIX}.${owner}.*.browser.action.v1`, `${SUBJECT_PREFIX}.${owner}.*.agent.response.v1`, `${extensionInboxPrefix(owner)}.>`],
+    sub: [
+      `${SUBJECT_PREFIX}.${owner}.*.browser.action.v1`,
+      `${SUBJECT_PREFIX}.${owner}.*.agent.response.v1`,
+      // Whether anyone listens for page context (the extension captures only while a lease is live).
+      `${SUBJECT_PREFIX}.${owner}.*.${INTEREST_SCHEMA}`,
+      `${extensionInboxPrefix(owner)}.>`,
+    ],
   };
 }

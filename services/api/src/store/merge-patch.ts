@@ -3,38 +3,31 @@ import { applyMergePatch, changedKeys, type Breadcrumb, type MergePatchBreadcrum
 import { breadcrumbs } from "../db/schema.ts";
 import { NotFoundError, VersionMismatchError } from "../errors.ts";
 import { iso } from "./breadcrumb-json.ts";
-import type { IdempotencyInput } from "./idempotency.ts";
 import { notExpired } from "./read.ts";
 import { recentContext, rememberContext } from "./recent-contexts.ts";
 import { textArray } from "./sql-helpers.ts";
 import type { StoreDeps } from "./store-deps.ts";
-import { etagOf, runWrite, type WriteResult } from "./write.ts";
+import { etagOf, runWrite, type VersionedWriteArgs, type WriteResult } from "./write.ts";
 import { executeWrite } from "./write-statement.ts";
 import type { ContentCheck } from "./write-schema-guard.ts";
 
 /**
- * A merge patch (RFC 7396) of title, tags and context, applied in one autocommit statement:
- * `context = crumbs_merge_patch(context, patch)` (migration 0010_merge_patch) with
+ * A merge patch (RFC 7396) of title, tags and context, written in one autocommit statement with
  * `WHERE ... version = expected`, plus history, outbox and seq like every write (executeWrite).
  *
  * The merged context must still pass its schema, and no zod runs in SQL, so the stored context is
  * needed here: from the contexts this process wrote last (recent-contexts.ts), else read by
- * primary key. The same merge is done here to check it and to name the top-level keys it changes
- * for the event. The version in the UPDATE's WHERE makes that base exact: the statement changes the
- * row only if it is still that version, and the merge in SQL then gives the context checked here.
- * Nothing is held across the round trips.
+ * primary key. The contract's applyMergePatch merges it once, here, which also names the top-level
+ * keys it changes for the event; the statement stores that result. The version in the UPDATE's
+ * WHERE makes the base exact: the row changes only if it is still the version merged here, so no
+ * merge is repeated in SQL. Nothing is held across the round trips.
  */
 export async function mergePatchBreadcrumb(
   deps: StoreDeps,
-  args: {
-    owner: string;
-    actor: string;
-    id: string;
-    expectedVersion: number;
+  args: VersionedWriteArgs & {
     body: MergePatchBreadcrumbBody;
     /** Checks the merged context against the row's schema (422 when it refuses; nothing written). */
     validate: ContentCheck;
-    idempotency?: IdempotencyInput;
   },
 ): Promise<WriteResult> {
   const { owner, actor, id, expectedVersion, body, idempotency } = args;
@@ -61,7 +54,7 @@ export async function mergePatchBreadcrumb(
     const set: SQL[] = [sql`version = version + 1`, sql`updated_at = ${at}::timestamptz`, sql`updated_by = ${actor}`];
     if (body.title !== undefined) set.push(sql`title = ${body.title}`);
     if (body.tags !== undefined) set.push(sql`tags = ${textArray(body.tags)}`);
-    if (body.context !== undefined) set.push(sql`context = crumbs_merge_patch(context, ${JSON.stringify(body.context)}::jsonb)`);
+    if (merged !== undefined) set.push(sql`context = ${JSON.stringify(merged)}::jsonb`);
     const written = await executeWrite(db, {
       owner,
       type: "updated",

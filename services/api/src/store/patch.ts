@@ -4,12 +4,11 @@ import type { Breadcrumb, patchBreadcrumbBodySchema } from "@crumbs/schemas";
 import { breadcrumbs } from "../db/schema.ts";
 import { NotFoundError, VersionMismatchError } from "../errors.ts";
 import { iso } from "./breadcrumb-json.ts";
-import type { IdempotencyInput } from "./idempotency.ts";
 import { notExpired } from "./read.ts";
 import { rememberContext } from "./recent-contexts.ts";
 import { textArray } from "./sql-helpers.ts";
 import type { StoreDeps } from "./store-deps.ts";
-import { etagOf, runWrite, type WriteResult } from "./write.ts";
+import { etagOf, runWrite, type VersionedWriteArgs, type WriteResult } from "./write.ts";
 import { executeWrite, jsonbOrNull } from "./write-statement.ts";
 import { schemaGuard, type ContentCheck } from "./write-schema-guard.ts";
 
@@ -22,18 +21,13 @@ export type PatchInput = z.infer<typeof patchBreadcrumbBodySchema>;
  */
 export async function patchBreadcrumb(
   deps: StoreDeps,
-  args: {
-    owner: string;
-    actor: string;
-    id: string;
-    expectedVersion: number;
+  args: VersionedWriteArgs & {
     body: PatchInput;
     /**
      * Checks a new context against the row's schema (422 when it refuses). The row's schema
      * is not read first: the update applies only where the row's schema is one this accepts.
      */
     validate?: ContentCheck;
-    idempotency?: IdempotencyInput;
   },
 ): Promise<WriteResult> {
   const { owner, actor, id, expectedVersion, body, idempotency } = args;

@@ -4,6 +4,15 @@ import type { CommittedEvent } from "./committed-event.ts";
 import type { StoreDeps } from "./store-deps.ts";
 import { isUniqueViolation } from "./write-statement.ts";
 
+/** What every write to an existing breadcrumb names: whose, by whom, which, at which version. */
+export interface VersionedWriteArgs {
+  owner: string;
+  actor: string;
+  id: string;
+  expectedVersion: number;
+  idempotency?: IdempotencyInput;
+}
+
 export interface WriteResult {
   response: StoredResponse;
   /** True when the response is the stored answer to an earlier request with the same Idempotency-Key. */

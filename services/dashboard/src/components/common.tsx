@@ -1,10 +1,10 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { ApiError } from "../api.ts";
+import { ApiResponseError } from "../api.ts";
 
 export function ErrorBox({ error }: { error: unknown }) {
   if (!error) return null;
-  const text = error instanceof ApiError ? `${error.code}: ${error.message}` : String(error);
+  const text = error instanceof ApiResponseError ? `${error.code}: ${error.message}` : String(error);
   return (
     <p class="error" role="alert">
       {text}

@@ -1,6 +1,7 @@
 import type { AgentDefContext, Breadcrumb } from "@crumbs/schemas";
 import { useState } from "preact/hooks";
-import { api, get, withQuery } from "../api.ts";
+import { agentConsumers, getBreadcrumb, listBreadcrumbs, patchBreadcrumb } from "@crumbs/agent-sdk/http";
+import { call } from "../api.ts";
 import { ErrorBox, Time, useInterval, useLoad } from "../components/common.tsx";
 import { href } from "../router.ts";
 import { SESSION_TAG, tagValue } from "../session-timeline.ts";
@@ -37,20 +38,18 @@ function triggerOf(b: Breadcrumb): { id: string; version: number } | undefined {
 function AgentCard({ def, onSaved }: { def: Breadcrumb; onSaved: () => void }) {
   const ctx = def.context as AgentDefContext;
   const agentId = ctx.agent_id;
-  const consumers = useLoad(() => get<{ items: ConsumerState[] }>(`/v1/agents/${encodeURIComponent(agentId)}/consumers`), [agentId, def.version]);
+  const consumers = useLoad(() => call<{ items: ConsumerState[] }>(agentConsumers(agentId)), [agentId, def.version]);
   const outputs = useLoad(async () => {
     // Outputs carry `agent:<id>`; a definition may carry the same tag, so only answers and actions count.
     const out = (
-      await get<{ items: Breadcrumb[] }>(
-        withQuery("/v1/breadcrumbs", { tag: `agent:${agentId}`, selector: JSON.stringify({ schema_name: ["agent.response.v1", "browser.action.v1"] }), limit: 20 }),
-      )
+      await call<{ items: Breadcrumb[] }>(listBreadcrumbs({ tag: [`agent:${agentId}`], selector: { schema_name: ["agent.response.v1", "browser.action.v1"] }, limit: 20 }))
     ).items;
     const actionIds = out.filter((b) => b.schema_name === "browser.action.v1").map((b) => b.id);
     const results = actionIds.length
       ? (
-          await get<{ items: Breadcrumb[] }>(
-            withQuery("/v1/breadcrumbs", {
-              selector: JSON.stringify({ schema_name: "browser.action.result.v1", context_match: [{ path: "$.action_id", op: "in", value: actionIds }] }),
+          await call<{ items: Breadcrumb[] }>(
+            listBreadcrumbs({
+              selector: { schema_name: "browser.action.result.v1", context_match: [{ path: "$.action_id", op: "in", value: actionIds }] },
               limit: 50,
             }),
           )
@@ -58,7 +57,7 @@ function AgentCard({ def, onSaved }: { def: Breadcrumb; onSaved: () => void }) {
       : [];
     // The newest trigger by title; gone (deleted, expired) it is still named by its id.
     const trigger = out.map(triggerOf).find(Boolean);
-    const triggerTitle = trigger ? await get<Breadcrumb>(`/v1/breadcrumbs/${trigger.id}`).then((b) => b.title, () => undefined) : undefined;
+    const triggerTitle = trigger ? await call<Breadcrumb>(getBreadcrumb(trigger.id)).then((b) => b.title, () => undefined) : undefined;
     return { out, results, trigger, triggerTitle };
   }, [agentId]);
   // The counts move while the runner works: keep them current without a click.
@@ -73,7 +72,7 @@ function AgentCard({ def, onSaved }: { def: Breadcrumb; onSaved: () => void }) {
     try {
       const context = JSON.parse(text) as unknown;
       // If-Match: a definition changed by someone else meanwhile is refused (412), not overwritten.
-      await api(`/v1/breadcrumbs/${def.id}`, { method: "PATCH", body: { context }, headers: { "if-match": `"${def.version}"` } });
+      await call(patchBreadcrumb(def.id, { context }, { ifMatch: def.version }));
       setEditing(false);
       onSaved();
     } catch (err) {
@@ -183,7 +182,7 @@ function AgentCard({ def, onSaved }: { def: Breadcrumb; onSaved: () => void }) {
 }
 
 export function AgentsPage({ id }: { id?: string }) {
-  const defs = useLoad(() => get<{ items: Breadcrumb[] }>(withQuery("/v1/breadcrumbs", { schema_name: "agent.def.v1", limit: 100 })), []);
+  const defs = useLoad(() => call<{ items: Breadcrumb[] }>(listBreadcrumbs({ schema_name: "agent.def.v1", limit: 100 })), []);
   const items = (defs.data?.items ?? []).filter((d) => !id || (d.context as AgentDefContext).agent_id === id);
   return (
     <div>

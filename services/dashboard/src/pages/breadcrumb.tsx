@@ -1,6 +1,7 @@
 import type { Breadcrumb } from "@crumbs/schemas";
 import { useEffect, useState } from "preact/hooks";
-import { ApiError, followEvents, get } from "../api.ts";
+import { breadcrumbHistory, getBreadcrumb } from "@crumbs/agent-sdk/http";
+import { ApiResponseError, call, followEvents } from "../api.ts";
 import { ErrorBox, Tags, Time, useLoad } from "../components/common.tsx";
 import { DiffView } from "../components/diff-view.tsx";
 import { JsonTree } from "../components/json-tree.tsx";
@@ -15,10 +16,10 @@ const comparable = (b: Breadcrumb) => ({ title: b.title, tags: b.tags, context: 
 export function BreadcrumbPage({ id }: { id: string }) {
   const [tick, setTick] = useState(0);
   const [live, setLive] = useState<string>("connecting");
-  const crumb = useLoad(() => get<Breadcrumb>(`/v1/breadcrumbs/${encodeURIComponent(id)}`), [id, tick]);
-  const view = useLoad(() => get<unknown>(`/v1/breadcrumbs/${encodeURIComponent(id)}?view=llm`), [id, tick]);
+  const crumb = useLoad(() => call<Breadcrumb>(getBreadcrumb(id)), [id, tick]);
+  const view = useLoad(() => call<unknown>(getBreadcrumb(id, { view: "llm" })), [id, tick]);
   const history = useLoad(
-    async () => (await get<{ items: Version[] }>(`/v1/breadcrumbs/${encodeURIComponent(id)}/history?limit=500`)).items.sort((a, b) => a.seq - b.seq),
+    async () => (await call<{ items: Version[] }>(breadcrumbHistory(id, { limit: 500 }))).items.sort((a, b) => a.seq - b.seq),
     [id, tick],
   );
   const [pick, setPick] = useState<{ from?: number; to?: number }>({});
@@ -28,7 +29,7 @@ export function BreadcrumbPage({ id }: { id: string }) {
   useEffect(() => {
     if (!schema) return;
     const ctl = new AbortController();
-    void followEvents({ selector: JSON.stringify({ schema_name: schema }), signal: ctl.signal }, (e) => e.id === id && setTick((t) => t + 1), setLive).catch(
+    void followEvents({ selector: { schema_name: schema }, signal: ctl.signal }, (e) => e.id === id && setTick((t) => t + 1), setLive).catch(
       () => setLive("off"),
     );
     return () => ctl.abort();
@@ -37,7 +38,7 @@ export function BreadcrumbPage({ id }: { id: string }) {
   const versions = history.data ?? [];
   const to = versions.find((v) => v.seq === pick.to) ?? versions.at(-1);
   const from = versions.find((v) => v.seq === pick.from) ?? versions.at(-2);
-  const deleted = crumb.error instanceof ApiError && crumb.error.status === 404;
+  const deleted = crumb.error instanceof ApiResponseError && crumb.error.status === 404;
   const b = crumb.data;
   const session = b && tagValue(b, SESSION_TAG);
 

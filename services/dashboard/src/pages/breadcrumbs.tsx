@@ -1,6 +1,7 @@
 import type { Breadcrumb } from "@crumbs/schemas";
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { get, withQuery } from "../api.ts";
+import { listBreadcrumbs, schemaCounts } from "@crumbs/agent-sdk/http";
+import { call, typedSelector } from "../api.ts";
 import { ErrorBox, Tags, Time, useLoad } from "../components/common.tsx";
 import { href } from "../router.ts";
 import { selectorError } from "../selector-input.ts";
@@ -51,7 +52,7 @@ export function BreadcrumbsPage({ query }: { query: URLSearchParams }) {
   const [pages, setPages] = useState<Page[]>([]);
   const [error, setError] = useState<unknown>();
   const [loading, setLoading] = useState(false);
-  const counts = useLoad(() => get<{ items: { schema_name: string; count: number }[] }>("/v1/stats/schemas"), []);
+  const counts = useLoad(() => call<{ items: { schema_name: string; count: number }[] }>(schemaCounts()), []);
   const key = query.toString();
   useEffect(() => setForm(applied), [key]);
 
@@ -60,13 +61,13 @@ export function BreadcrumbsPage({ query }: { query: URLSearchParams }) {
     setError(undefined);
     try {
       const tags = applied.tags.split(",").map((t) => t.trim()).filter(Boolean);
-      const page = await get<Page>(
-        withQuery("/v1/breadcrumbs", {
-          schema_name: applied.schema,
+      const page = await call<Page>(
+        listBreadcrumbs({
+          schema_name: applied.schema || undefined,
           tag: tags,
-          selector: applied.selector.trim(),
-          title: applied.title.trim(),
-          limit: applied.limit,
+          selector: typedSelector(applied.selector),
+          title: applied.title.trim() || undefined,
+          limit: Number(applied.limit) || undefined,
           cursor,
         }),
       );

@@ -1,6 +1,6 @@
 import type { BreadcrumbEvent } from "@crumbs/schemas";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { followEvents } from "../api.ts";
+import { followEvents, typedSelector } from "../api.ts";
 import { ErrorBox, Tags, Time } from "../components/common.tsx";
 import { href } from "../router.ts";
 import { selectorError } from "../selector-input.ts";
@@ -26,7 +26,7 @@ export function EventsPage() {
     setError(undefined);
     setState("connecting");
     void followEvents(
-      { selector: applied || undefined, signal: ctl.signal },
+      { selector: typedSelector(applied), signal: ctl.signal },
       (e) => {
         // Paused: keep receiving (nothing is lost) but hold the rows until resume.
         if (pausedRef.current) {

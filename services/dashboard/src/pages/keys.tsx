@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
-import { api, get } from "../api.ts";
+import { createKey, listKeys, revokeKey } from "@crumbs/agent-sdk/http";
+import { call } from "../api.ts";
 import { ErrorBox, Time, useLoad } from "../components/common.tsx";
 
 interface Key {
@@ -15,11 +16,11 @@ interface Key {
 const SCOPES = ["read", "write", "subscribe", "admin"] as const;
 
 export function KeysPage() {
-  const keys = useLoad(() => get<{ items: Key[] }>("/v1/keys"), []);
+  const keys = useLoad(() => call<{ items: Key[] }>(listKeys()), []);
   const [name, setName] = useState("");
   const [owner, setOwner] = useState("");
   const [expires, setExpires] = useState("");
-  const [scopes, setScopes] = useState<string[]>(["read"]);
+  const [scopes, setScopes] = useState<(typeof SCOPES)[number][]>(["read"]);
   const [created, setCreated] = useState<(Key & { token: string }) | undefined>();
   const [error, setError] = useState<unknown>();
 
@@ -28,7 +29,7 @@ export function KeysPage() {
     setError(undefined);
     try {
       const body = { scopes, ...(name ? { name } : {}), ...(owner ? { owner } : {}), ...(expires ? { expires_in: expires } : {}) };
-      setCreated((await api<Key & { token: string }>("/v1/keys", { method: "POST", body })).data);
+      setCreated(await call<Key & { token: string }>(createKey(body)));
       setName("");
       keys.reload();
     } catch (err) {
@@ -39,7 +40,7 @@ export function KeysPage() {
     if (!confirm(`Revoke key ${k.name ?? k.id}? Requests with it will fail from now on.`)) return;
     setError(undefined);
     try {
-      await api(`/v1/keys/${k.id}`, { method: "DELETE" });
+      await call(revokeKey(k.id));
       keys.reload();
     } catch (err) {
       setError(err);

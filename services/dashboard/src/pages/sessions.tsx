@@ -1,6 +1,7 @@
 import type { Breadcrumb } from "@crumbs/schemas";
 import { useEffect } from "preact/hooks";
-import { followEvents, get, withQuery } from "../api.ts";
+import { breadcrumbHistory, listBreadcrumbs } from "@crumbs/agent-sdk/http";
+import { call, followEvents } from "../api.ts";
 import { ErrorBox, Tags, Time, useLoad } from "../components/common.tsx";
 import { href } from "../router.ts";
 import { buildTimeline, EXTENSION_TAG, latestTask, sessionsOf, SESSION_TAG, tagValue, type PageVersion, type TimelineStep } from "../session-timeline.ts";
@@ -8,13 +9,13 @@ import { buildTimeline, EXTENSION_TAG, latestTask, sessionsOf, SESSION_TAG, tagV
 type Items = { items: Breadcrumb[] };
 
 async function loadTimeline(session: string): Promise<{ steps: TimelineStep[]; task?: Breadcrumb }> {
-  const items = (await get<Items>(withQuery("/v1/breadcrumbs", { tag: `${SESSION_TAG}${session}`, limit: 500 }))).items;
+  const items = (await call<Items>(listBreadcrumbs({ tag: [`${SESSION_TAG}${session}`], limit: 500 }))).items;
   const actionIds = items.filter((b) => b.schema_name === "browser.action.v1").map((b) => b.id);
   const results = actionIds.length
     ? (
-        await get<Items>(
-          withQuery("/v1/breadcrumbs", {
-            selector: JSON.stringify({ schema_name: "browser.action.result.v1", context_match: [{ path: "$.action_id", op: "in", value: actionIds }] }),
+        await call<Items>(
+          listBreadcrumbs({
+            selector: { schema_name: "browser.action.result.v1", context_match: [{ path: "$.action_id", op: "in", value: actionIds }] },
             limit: 500,
           }),
         )
@@ -25,8 +26,8 @@ async function loadTimeline(session: string): Promise<{ steps: TimelineStep[]; t
   const pageVersions: Record<string, PageVersion[]> = {};
   await Promise.all(
     extensions.map(async (ext) => {
-      const pages = (await get<Items>(withQuery("/v1/breadcrumbs", { schema_name: "browser.page.context.v1", tag: `${EXTENSION_TAG}${ext}`, limit: 10 }))).items;
-      const versions = await Promise.all(pages.map((p) => get<{ items: PageVersion[] }>(`/v1/breadcrumbs/${p.id}/history?limit=500`)));
+      const pages = (await call<Items>(listBreadcrumbs({ schema_name: "browser.page.context.v1", tag: [`${EXTENSION_TAG}${ext}`], limit: 10 }))).items;
+      const versions = await Promise.all(pages.map((p) => call<{ items: PageVersion[] }>(breadcrumbHistory(p.id, { limit: 500 }))));
       pageVersions[ext] = versions.flatMap((v) => v.items);
     }),
   );
@@ -131,14 +132,14 @@ function Step({ s }: { s: TimelineStep }) {
 }
 
 export function SessionsPage({ id }: { id?: string }) {
-  const list = useLoad(async () => sessionsOf((await get<Items>(withQuery("/v1/breadcrumbs", { schema_name: "chat.message.v1", limit: 500 }))).items), []);
+  const list = useLoad(async () => sessionsOf((await call<Items>(listBreadcrumbs({ schema_name: "chat.message.v1", limit: 500 }))).items), []);
   const timeline = useLoad(async (): Promise<{ steps: TimelineStep[]; task?: Breadcrumb }> => (id ? loadTimeline(id) : { steps: [] }), [id]);
   // Live: a write in this session, or any action result (results carry no session tag), reloads it.
   useEffect(() => {
     if (!id) return;
     const ctl = new AbortController();
     let pending: ReturnType<typeof setTimeout> | undefined;
-    const selector = JSON.stringify({ any_tags: [`${SESSION_TAG}${id}`, "browser:action-result"] });
+    const selector = { any_tags: [`${SESSION_TAG}${id}`, "browser:action-result"] };
     void followEvents({ selector, signal: ctl.signal }, () => {
       clearTimeout(pending);
       pending = setTimeout(timeline.reload, 200);

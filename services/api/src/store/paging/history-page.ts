@@ -19,7 +19,7 @@ export interface HistoryPageRow {
 export type HistoryText = "event" | "breadcrumb";
 
 /**
- * The event's JSON text: kept with the row since the write statement stored it (migration 0011),
+ * The event's JSON text: kept with the row since the write statement stored it (migration 0012),
  * built by the same SQL function for rows written before. Sending the kept text skips jsonb's text
  * conversion, about 55% of Postgres's time per page of 1.3 KB events (and, before it, building
  * the text in JS cost the API's main thread more than the rest of the page).
