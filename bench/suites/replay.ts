@@ -10,23 +10,29 @@ import { startStack, TOKEN } from "../lib/stack.ts";
 const ROWS = 100_000;
 const cli = fileURLToPath(new URL("../../services/cli/bin/crumbs.js", import.meta.url));
 
-/** 100,000 created events of chat messages (~1 KB each), written straight into history: the API would take minutes. */
+/**
+ * 100,000 created events of chat messages (~1 KB each), written straight into history (the API would
+ * take minutes), each with its event's JSON text kept as the API's write statement keeps it.
+ */
 async function fillHistory(sql: postgres.Sql, rows: number) {
   await sql`
-    INSERT INTO breadcrumb_history (seq, breadcrumb_id, owner, version, event, schema_name, tags, breadcrumb, at)
-    SELECT g, u.id, 'default', 1, 'created', 'chat.message.v1',
-           ARRAY['user:message', 'session:s' || (g % 100)],
+    INSERT INTO breadcrumb_history (seq, breadcrumb_id, owner, version, event, schema_name, tags, breadcrumb, at, event_json)
+    SELECT r.*, crumbs_event_json(r.seq, r.event, r.breadcrumb_id, r.owner, r.schema_name, r.version, r.at, NULL, r.breadcrumb)
+    FROM (
+    SELECT g::bigint AS seq, u.id AS breadcrumb_id, 'default' AS owner, 1 AS version, 'created' AS event, 'chat.message.v1' AS schema_name,
+           ARRAY['user:message', 'session:s' || (g % 100)] AS tags,
            jsonb_build_object(
              'id', u.id, 'owner', 'default', 'schema_name', 'chat.message.v1', 'title', 'message ' || g,
              'tags', jsonb_build_array('user:message', 'session:s' || (g % 100)),
              'context', jsonb_build_object('role', 'user', 'session_id', 's' || (g % 100),
                                            'content', repeat('lorem ipsum dolor sit amet ', 28) || g),
-             'version', 1, 'created_at', t, 'updated_at', t, 'created_by', 'admin', 'updated_by', 'admin'),
-           t::timestamptz
+             'version', 1, 'created_at', t, 'updated_at', t, 'created_by', 'admin', 'updated_by', 'admin') AS breadcrumb,
+           t::timestamptz AS at
     FROM generate_series(1, ${rows}::int) g,
          LATERAL (SELECT to_char(timestamp '2026-01-01' + g * interval '1 ms', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS t) ts,
          -- A v4-shaped id (version and variant digits set), as the contract's uuid check and the SDK require.
-         LATERAL (SELECT overlay(overlay(md5(g::text) placing '4' from 13) placing '8' from 17)::uuid AS id) u`;
+         LATERAL (SELECT overlay(overlay(md5(g::text) placing '4' from 13) placing '8' from 17)::uuid AS id) u
+    ) r`;
   await sql`SELECT setval('history_seq', ${rows})`;
   await sql`VACUUM ANALYZE breadcrumb_history`;
 }

@@ -69,6 +69,8 @@ export const breadcrumbHistory = pgTable(
     at: ts("at").notNull(),
     /** An update by merge patch: the top-level context keys it changed (the event's `changed`). */
     changed: jsonb("changed").$type<string[]>(),
+    /** The event's JSON text as the write statement built it (crumbs_event_json); NULL for rows written before it was kept. */
+    event_json: text("event_json"),
   },
   (t) => [
     // One breadcrumb's history, and one owner's events (also the SSE backfill), in HISTORY_ORDER.

@@ -15,14 +15,15 @@ export function ifNoneMatchHits(header: string | undefined, etag: string): boole
 }
 
 /** A weak ETag of a representation that has no version of its own (a list page, an llm view). */
-export const contentEtag = (text: string) => `W/"${createHash("sha1").update(text).digest("base64url")}"`;
+export const contentEtag = (text: string | Uint8Array) => `W/"${createHash("sha1").update(text).digest("base64url")}"`;
 
 /**
- * Answers `body` as JSON (JsonText: sent as it is) with `etag` (a hash of the JSON when absent), or 304 when the request's
- * If-None-Match names it. `private, no-cache`: a browser may keep it but asks again each time.
+ * Answers `body` as JSON (JsonText, or UTF-8 JSON bytes: sent as they are) with `etag` (a hash of the JSON when absent), or 304
+ * when the request's If-None-Match names it. `private, no-cache`: a browser may keep it but asks again each time.
  */
 export function conditionalJson(c: Context, body: unknown, etag?: string): Response {
-  const text = body instanceof JsonText ? body.text : JSON.stringify(body);
+  // Bytes built by the API (Buffer.concat) never sit on a SharedArrayBuffer.
+  const text = body instanceof Uint8Array ? (body as Uint8Array<ArrayBuffer>) : body instanceof JsonText ? body.text : JSON.stringify(body);
   const tag = etag ?? contentEtag(text);
   c.header("ETag", tag);
   c.header("Cache-Control", "private, no-cache");

@@ -19,11 +19,19 @@ export interface EventQuery {
   maxBytes?: number;
 }
 
-/** One event of a page: its seq and type, and its JSON (the contract's event body) as text. */
-export interface EventJson {
-  seq: number;
-  type: string;
-  json: string;
+/** One event of a page: its seq and type, and its JSON (the contract's event body) as Postgres sent it. */
+export class EventJson {
+  constructor(
+    readonly seq: number,
+    readonly type: string,
+    /** The UTF-8 JSON: a page's answer is these bytes put together (eventPageJson), never decoded. */
+    readonly bytes: Buffer,
+  ) {}
+
+  /** The JSON as a string (an SSE data line, a selector's filter), decoded when asked for. */
+  get json(): string {
+    return this.bytes.toString();
+  }
 }
 
 export interface EventPage {
@@ -42,9 +50,18 @@ export function eventPageTag(page: EventPage): string {
   return `${page.items.map((e) => e.seq).join(",")};${page.next_after};${page.has_more}`;
 }
 
-/** The page as the contract's JSON: `{items, next_after, has_more}`, the items' text kept as it is. */
-export function eventPageJson(page: EventPage): string {
-  return `{"items":[${page.items.map((e) => e.json).join(",")}],"next_after":${page.next_after},"has_more":${page.has_more}}`;
+const ITEMS_OPEN = Buffer.from('{"items":[');
+const COMMA = Buffer.from(",");
+
+/** The page as the contract's JSON: `{items, next_after, has_more}`, the items' bytes copied as they are. */
+export function eventPageJson(page: EventPage): Buffer {
+  const parts: Buffer[] = [ITEMS_OPEN];
+  for (const [i, e] of page.items.entries()) {
+    if (i > 0) parts.push(COMMA);
+    parts.push(e.bytes);
+  }
+  parts.push(Buffer.from(`],"next_after":${page.next_after},"has_more":${page.has_more}}`));
+  return Buffer.concat(parts);
 }
 
 const SCAN_BOUND = 5_000;
@@ -69,11 +86,11 @@ export async function listEvents(db: Executor, owner: string, q: EventQuery): Pr
     last = row.seq;
     if (postFilter) {
       // Only a selector that SQL could not say needs the breadcrumb as an object.
-      const hit = postFilter.matches((JSON.parse(row.json) as { breadcrumb: Breadcrumb }).breadcrumb, pacer.row());
+      const hit = postFilter.matches((JSON.parse(row.json.toString()) as { breadcrumb: Breadcrumb }).breadcrumb, pacer.row());
       await pacer.breathe();
       if (!hit) return true;
     }
-    items.push({ seq: row.seq, type: `breadcrumb.${row.event}`, json: row.json });
+    items.push(new EventJson(row.seq, `breadcrumb.${row.event}`, row.json));
     return items.length < q.limit;
   };
   // With a selector filtering in JS the page may end long before its scan bound: a statement sends

@@ -30,7 +30,7 @@ export async function listHistory(
     after,
     (r) => {
       last = r.seq;
-      items.push({ ...(JSON.parse(r.json) as Record<string, unknown>), seq: r.seq, event: r.event });
+      items.push({ ...(JSON.parse(r.json.toString()) as Record<string, unknown>), seq: r.seq, event: r.event });
       return true;
     },
     { text: "breadcrumb" },

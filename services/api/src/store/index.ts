@@ -5,7 +5,7 @@ export { deleteBreadcrumb } from "./delete.ts";
 export { getBreadcrumb } from "./read.ts";
 export { listBreadcrumbs, type ListQuery, type ListPage } from "./list.ts";
 export { listHistory } from "./history.ts";
-export { listEvents, eventPageJson, eventPageTag, type EventJson, type EventQuery, type EventPage } from "./events.ts";
+export { listEvents, eventPageJson, eventPageTag, EventJson, type EventQuery, type EventPage } from "./events.ts";
 export { createSchemaDefHintsLookup } from "./schema-def-hints.ts";
 export { countBySchema, type SchemaCount } from "./schema-counts.ts";
 export type { CommitListener, StoreDeps } from "./store-deps.ts";

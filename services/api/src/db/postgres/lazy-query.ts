@@ -1,17 +1,24 @@
 /**
  * What drizzle gets back from `client.unsafe(...)`: like postgres-js's
  * PendingQuery it runs only when awaited and supports `.values()` (the one
- * modifier drizzle calls), but running goes through the supervisor, which
- * picks the live client at that moment and bounds the wait.
+ * modifier drizzle calls) and `.raw()` (db/raw-rows.ts: columns as the bytes
+ * Postgres sent), but running goes through the supervisor, which picks the
+ * live client at that moment and bounds the wait.
  */
 export class LazyQuery<T> implements PromiseLike<T> {
   #values = false;
+  #raw = false;
   #result?: Promise<T>;
 
-  constructor(private readonly start: (values: boolean) => Promise<T>) {}
+  constructor(private readonly start: (values: boolean, raw: boolean) => Promise<T>) {}
 
   values(): this {
     this.#values = true;
+    return this;
+  }
+
+  raw(): this {
+    this.#raw = true;
     return this;
   }
 
@@ -19,7 +26,7 @@ export class LazyQuery<T> implements PromiseLike<T> {
     onfulfilled?: ((value: T) => A | PromiseLike<A>) | null,
     onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
-    this.#result ??= this.start(this.#values);
+    this.#result ??= this.start(this.#values, this.#raw);
     return this.#result.then(onfulfilled, onrejected);
   }
 

@@ -66,11 +66,11 @@ export class PostgresSupervisor {
   readonly client = {
     options: this.driverOptions,
     unsafe: (query: string, params?: unknown[], opts?: object) =>
-      new LazyQuery(async (values) => {
+      new LazyQuery(async (values, raw) => {
         const gen = this.current();
         return this.run(gen, () => {
           const q = gen.client.unsafe(query, params as never, opts);
-          return values ? q.values() : q;
+          return values ? q.values() : raw ? q.raw() : q;
         });
       }),
     begin: async (cb: Callback) => this.begin(cb),
@@ -180,11 +180,11 @@ export class PostgresSupervisor {
     };
     return {
       unsafe: (query: string, params?: unknown[], opts?: object) =>
-        new LazyQuery((values) =>
+        new LazyQuery((values, raw) =>
           this.run(gen, () => {
             refuseIfDead();
             const q = sql.unsafe(query, params as never, opts);
-            return values ? q.values() : q;
+            return values ? q.values() : raw ? q.raw() : q;
           }),
         ),
       savepoint: async (cb: Callback) => {

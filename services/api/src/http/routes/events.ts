@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { streamSSE } from "hono/streaming";
-import { eventPageJson, eventPageTag, JsonText, listEvents, RowPacer } from "../../store/index.ts";
+import { eventPageJson, eventPageTag, listEvents, RowPacer } from "../../store/index.ts";
 import type { RouteDeps } from "../context.ts";
 import { limitParam, selectorParam } from "../params.ts";
 import { InvalidRequestError } from "../../errors.ts";
@@ -84,7 +84,7 @@ export function eventRoutes(deps: RouteDeps) {
         pacer: new RowPacer(),
         maxBytes: deps.pageMaxBytes,
       });
-      return conditionalJson(c, new JsonText(eventPageJson(page)), contentEtag(eventPageTag(page)));
+      return conditionalJson(c, eventPageJson(page), contentEtag(eventPageTag(page)));
     });
   });
 
