@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { livingContext, startE2E, TOKEN, waitForContext, type E2E } from "./e2e/stack.ts";
+import { waitFor } from "@crumbs/testkit";
+import { captureCounts, livingContext, startE2E, TOKEN, triggerCapture, waitForContext, type E2E } from "./e2e/stack.ts";
 
 // The living browser.page.context.v1 breadcrumb, as a new user sees it: set the options, open a
 // page, and the context is there; switch tabs and navigate: same id, climbing version, also after
@@ -85,9 +86,23 @@ describe("page-context tracker", () => {
     const page = e.context.pages().find((p) => p.url().endsWith("/app.html"))!;
     await page.bringToFront();
     await waitForContext(e, (b) => ctx(b).session.tabId !== undefined && ctx(b).url === page.url(), "front tab");
-    await new Promise((r) => setTimeout(r, 700));
+    // A capture of the unchanged page finds nothing to write. Settle first: ask for captures until
+    // one finds the page as last written (the tab switch's own triggers may still be writing).
+    const settled = (await captureCounts(e)).unchanged;
+    await waitFor(
+      async () => {
+        if ((await captureCounts(e)).unchanged > settled) return true;
+        await triggerCapture(e);
+        return false;
+      },
+      { message: "a capture that found the page unchanged", interval: 250 },
+    );
+    // Then the one under test, run after the version is read: with the unchanged check off it would
+    // write and never count.
     const quiet = (await livingContext(e))!;
-    await new Promise((r) => setTimeout(r, 1_200));
+    const before = (await captureCounts(e)).unchanged;
+    await triggerCapture(e);
+    await waitFor(async () => (await captureCounts(e)).unchanged > before, { message: "the capture under test" });
     expect((await livingContext(e))!.version).toBe(quiet.version);
 
     await page.click("text=Show details");

@@ -247,8 +247,17 @@ export async function leaseInterest(
   return { id: lease.leaseId!, release: () => lease.stop() };
 }
 
-/** The worker's page reads for the context, and the runs that found nobody listening (Tracker.counts). */
-export async function captureCounts(e: E2E): Promise<{ captures: number; paused: number }> {
+type Counts = { captures: number; unchanged: number; paused: number };
+type TrackerHandle = { crumbsBus: { tracker: { counts(): Counts; trigger(reason: string): void } } };
+
+/** The worker's page reads for the context, those that found nothing to write, and the runs that found nobody listening (Tracker.counts). */
+export async function captureCounts(e: E2E): Promise<Counts> {
   const w = await e.worker();
-  return w.evaluate(() => (globalThis as unknown as { crumbsBus: { tracker: { counts(): { captures: number; paused: number } } } }).crumbsBus.tracker.counts());
+  return w.evaluate(() => (globalThis as unknown as TrackerHandle).crumbsBus.tracker.counts());
+}
+
+/** Asks the worker's tracker for one more capture of the active tab, as a tab event would. */
+export async function triggerCapture(e: E2E): Promise<void> {
+  const w = await e.worker();
+  await w.evaluate(() => (globalThis as unknown as TrackerHandle).crumbsBus.tracker.trigger("test"));
 }

@@ -28,11 +28,14 @@ export interface Tracker {
   trigger(reason: string): void;
   /** Capture now, bypassing the scheduler; for a worker start and for tests. */
   runOnce(): Promise<void>;
-  /** This worker's page reads for the context, and the runs that read nothing since nobody listened (tests count them). */
-  counts(): { captures: number; paused: number };
+  /**
+   * This worker's page reads for the context, the reads that found the page as last written (no
+   * write), and the runs that read nothing since nobody listened: tests wait on them, not on time.
+   */
+  counts(): { captures: number; unchanged: number; paused: number };
 }
 
-const counts = { captures: 0, paused: 0 };
+const counts = { captures: 0, unchanged: 0, paused: 0 };
 
 async function activeTab(): Promise<chrome.tabs.Tab | undefined> {
   return targetTab().catch(() => undefined);
@@ -67,7 +70,8 @@ async function captureActive(): Promise<void> {
       update,
     );
     void setStatus("api", "connected");
-    if (outcome !== "unchanged") {
+    if (outcome === "unchanged") counts.unchanged++;
+    else {
       await setContextStatus({ id: state.id, version: state.version, url: String(update.context.url), tabId: tab.id, error: undefined });
       void logActivity("context", `page context v${state.version}: ${String(update.context.title) || String(update.context.url)}`, true);
     }
