@@ -4,6 +4,7 @@ import { INTEREST_SCHEMA, interestAppliesTo, interestContextSchema } from "@crum
 import { SUBJECT_PREFIX } from "@crumbs/schemas/nats-names";
 import { looksLikeReferenceEvent } from "@crumbs/schemas/reference-event";
 import type { Breadcrumb } from "../../shared/api-client.ts";
+import { logActivity } from "../../shared/state/activity.ts";
 import { interestState, liveLabels, nextEnd, pruned, type InterestState, type KnownLease } from "../../shared/state/interest.ts";
 
 // The owner's browser.context.interest.v1 leases, as the worker learns them: the current ones from
@@ -78,8 +79,10 @@ export function watchInterest(nc: NatsConnection, opts: InterestWatchOptions): {
         const deleted = ev.type === "breadcrumb.deleted";
         const b = ev.breadcrumb ?? (deleted || !looksLikeReferenceEvent(ev) ? undefined : await opts.getBreadcrumb(ev.id));
         await apply(ev.id, b as Breadcrumb | undefined, deleted);
-      } catch {
-        // Unreadable, or the API away for a reference event: the lease's next renewal brings it again.
+      } catch (e) {
+        // Unreadable, or the API away for a reference event: the lease's next renewal brings it again,
+        // and the activity log says why this one was missed.
+        void logActivity("error", `interest lease event missed: ${e instanceof Error ? e.message : String(e)}`, false);
       }
     }
   })();
@@ -96,7 +99,10 @@ export function watchInterest(nc: NatsConnection, opts: InterestWatchOptions): {
       }),
     )
     // The API away: the leases known from before keep their ends; the next session lists again.
-    .catch(() => changed((s) => s));
+    .catch((e: unknown) => {
+      void logActivity("error", `interest leases not listed: ${e instanceof Error ? e.message : String(e)}`, false);
+      return changed((s) => s);
+    });
 
   return {
     async stop() {
