@@ -40,6 +40,7 @@ describe("bad input", () => {
     ["POST 10,000-deep arrays", "POST", () => "/v1/breadcrumbs", JSON.stringify({ ...valid, context: { d: "@" } }).replace('"@"', deep), 400, "invalid_request"],
     ["POST 10,000-deep objects", "POST", () => "/v1/breadcrumbs", deepObject, 400, "invalid_request"],
     ["POST known schema, bad context", "POST", () => "/v1/breadcrumbs", JSON.stringify({ schema_name: "browser.action.v1", title: "a", context: { action: "teleport" } }), 422, "schema_validation_failed"],
+    ["POST interest lease without a holder label", "POST", () => "/v1/breadcrumbs", JSON.stringify({ schema_name: "browser.context.interest.v1", title: "lease", context: { holder: { id: "sdk:1" } }, ttl_seconds: 60 }), 422, "schema_validation_failed"],
     ["POST template using constructor", "POST", () => "/v1/breadcrumbs", JSON.stringify({ ...valid, llm_hints: { transform: hostileTemplate } }), 422, "invalid_llm_hints"],
     ["POST context hints using constructor", "POST", () => "/v1/breadcrumbs", JSON.stringify({ ...valid, context: { llm_hints: { transform: hostileTemplate } } }), 422, "invalid_llm_hints"],
     ["POST JSONPath filter with script", "POST", () => "/v1/breadcrumbs", JSON.stringify({ ...valid, llm_hints: { transform: scriptPath } }), 422, "invalid_llm_hints"],
