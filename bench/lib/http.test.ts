@@ -15,10 +15,15 @@ beforeAll(async () => {
         res.setHeader("content-type", "application/json");
         res.end(JSON.stringify({ method: req.method, auth: req.headers.authorization, ifMatch: req.headers["if-match"], body }));
       } else if (req.url === "/chunked") {
-        // Three writes with pauses: the body arrives chunked, in several TCP reads.
+        // Three writes with pauses: the body arrives chunked, in several TCP reads. Each pause starts
+        // after the write before it: two timers set at once (20 and 40 ms) ran out of order when a
+        // loaded machine stalled the loop past both (Node runs every expired timer of one duration's
+        // list before the next list), so one response ended before its middle chunk ("héllo ld").
         res.write("héllo ");
-        setTimeout(() => res.write("wor"), 20);
-        setTimeout(() => res.end("ld"), 40);
+        setTimeout(() => {
+          res.write("wor");
+          setTimeout(() => res.end("ld"), 20);
+        }, 20);
       } else if (req.url === "/empty") {
         res.statusCode = 204;
         res.end();

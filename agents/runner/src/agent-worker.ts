@@ -1,4 +1,4 @@
-import { filterSubjectFor, handleEvents, sessionOf, subscribeEvents, type BreadcrumbEvent, type EventSubscription } from "@crumbs/agent-sdk";
+import { filterSubjectFor, handleEvents, Serial, sessionOf, subscribeEvents, type BreadcrumbEvent, type EventSubscription } from "@crumbs/agent-sdk";
 import { STREAM_NAME } from "@crumbs/schemas";
 import type { NatsConnection } from "nats";
 import { consumerNameFor, type Agent } from "./agent-def.ts";
@@ -26,7 +26,8 @@ export class AgentWorker {
   private sub: EventSubscription | undefined;
   private consumer: string | undefined;
   private selectorsKey: string | undefined;
-  private queue: Promise<void> = Promise.resolve();
+  /** Definition changes and stops run in order, so a consumer is never created and deleted at once. */
+  private readonly changes = new Serial();
 
   constructor(
     private readonly nc: NatsConnection,
@@ -47,7 +48,7 @@ export class AgentWorker {
 
   /** Start, or switch to a new version of the definition. Calls are applied one after another. */
   apply(agent: Agent): Promise<void> {
-    return this.serial(async () => {
+    return this.changes.run(async () => {
       this.current = agent;
       const selectors = agent.def.subscriptions.selectors;
       const filterSubject = filterSubjectFor(selectors, {
@@ -97,7 +98,7 @@ export class AgentWorker {
 
   /** The definition was deleted: stop and remove the consumer. */
   remove(): Promise<void> {
-    return this.serial(async () => {
+    return this.changes.run(async () => {
       await this.sub?.stop();
       this.sub = undefined;
       if (this.consumer) await this.deleteConsumer(this.consumer);
@@ -107,7 +108,7 @@ export class AgentWorker {
 
   /** Stop this process's part without touching the shared consumer (shutdown). */
   stop(): Promise<void> {
-    return this.serial(async () => {
+    return this.changes.run(async () => {
       await this.sub?.stop();
       this.sub = undefined;
     });
@@ -117,12 +118,6 @@ export class AgentWorker {
     const jsm = await this.nc.jetstreamManager();
     // Every replica tries; the first one wins and the others find it gone.
     await jsm.consumers.delete(STREAM_NAME, name).catch(() => false);
-  }
-
-  private serial(fn: () => Promise<void>): Promise<void> {
-    const next = this.queue.then(fn);
-    this.queue = next.catch(() => {});
-    return next;
   }
 }
 

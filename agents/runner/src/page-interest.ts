@@ -1,4 +1,4 @@
-import { InterestLease, newHolderId, type CrumbsHttp } from "@crumbs/agent-sdk";
+import { InterestLease, newHolderId, Serial, type CrumbsHttp } from "@crumbs/agent-sdk";
 import { PAGE_CONTEXT_SCHEMA, selectorCanMatchSchema } from "@crumbs/schemas";
 import type { Logger } from "@crumbs/telemetry";
 import type { Agent } from "./agent-def.ts";
@@ -20,7 +20,7 @@ export class RunnerInterest {
   private lease: InterestLease | undefined;
   private readonly holderId = newHolderId("runner");
   /** Changes run in order, so a quick unload and load never leave two leases or none. */
-  private chain: Promise<void> = Promise.resolve();
+  private readonly changes = new Serial();
 
   constructor(
     private readonly http: Pick<CrumbsHttp, "create" | "delete">,
@@ -30,7 +30,7 @@ export class RunnerInterest {
   /** The hosted agents changed: take, relabel or drop the lease. */
   update(agents: readonly Agent[]): Promise<void> {
     const n = agents.filter(agentNeedsPage).length;
-    return this.enqueue(async () => {
+    return this.changes.run(async () => {
       if (n === 0) {
         const old = this.lease;
         this.lease = undefined;
@@ -47,11 +47,5 @@ export class RunnerInterest {
   /** A clean stop deletes the lease; a crash leaves it to expire. */
   stop(): Promise<void> {
     return this.update([]);
-  }
-
-  private enqueue(step: () => Promise<void>): Promise<void> {
-    const next = this.chain.then(step);
-    this.chain = next.catch(() => {});
-    return next;
   }
 }

@@ -15,6 +15,7 @@ export type { EventStreamItem, EventStreamQuery } from "./event-stream.ts";
 export { ApiResponseError, ApiTimeoutError, ApiUnreachableError } from "./errors.ts";
 export { subscribeEvents, type SubscribeOptions } from "./subscribe.ts";
 export { InterestLease, newHolderId, type InterestHolder, type InterestLeaseOptions } from "./interest-lease.ts";
+export { Serial } from "./serial.ts";
 export { EventSubscription, type Delivery } from "./event-subscription.ts";
 export { handleEvents, type HandleEventsOptions } from "./handle-events.ts";
 export { publishReplay, replayEvents, type PublishReplayOptions, type ReplayOptions, type ReplayPublishResult } from "./replay.ts";

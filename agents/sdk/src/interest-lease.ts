@@ -1,5 +1,6 @@
 import { INTEREST_RENEW_MS, INTEREST_TTL_SECONDS, interestLeaseBody } from "@crumbs/schemas";
 import type { CrumbsHttp } from "./http-client.ts";
+import { Serial } from "./serial.ts";
 
 // A holder of a browser.context.interest.v1 lease: while it holds one, the owner's extension captures
 // the page and keeps browser.page.context.v1 current; with no lease anywhere it captures nothing. The
@@ -42,7 +43,7 @@ export class InterestLease {
   private timer: unknown;
   private stopped = false;
   /** Writes run one after another, so a renewal never races the stop's delete. */
-  private chain: Promise<void> = Promise.resolve();
+  private readonly writes = new Serial();
   private label: string;
   /** Settles with the first write (start): rejected when it failed; the renewals go on trying. */
   ready: Promise<void> = Promise.resolve();
@@ -61,7 +62,7 @@ export class InterestLease {
 
   /** Writes the first lease and schedules the renewals; the first write's failure is thrown, and the renewals try again. */
   start(): Promise<void> {
-    this.ready = this.enqueue(() => this.write(true)).finally(() => this.schedule());
+    this.ready = this.writes.run(() => this.write(true)).finally(() => this.schedule());
     return this.ready;
   }
 
@@ -69,31 +70,25 @@ export class InterestLease {
   relabel(label: string): Promise<void> {
     if (label === this.label) return Promise.resolve();
     this.label = label;
-    return this.enqueue(() => this.write(false));
+    return this.writes.run(() => this.write(false));
   }
 
   /** Deletes the lease; the extension stops capturing when no other lease is left. */
   stop(): Promise<void> {
     this.stopped = true;
     (this.opts.timers ?? realTimers).clear(this.timer);
-    return this.enqueue(async () => {
+    return this.writes.run(async () => {
       const id = this.current;
       this.current = undefined;
       if (id) await this.remove(id);
     });
   }
 
-  private enqueue(step: () => Promise<void>): Promise<void> {
-    const next = this.chain.then(step);
-    this.chain = next.catch(() => {});
-    return next;
-  }
-
   private schedule(): void {
     if (this.stopped) return;
     const timers = this.opts.timers ?? realTimers;
     this.timer = timers.set(() => {
-      void this.enqueue(() => this.write(false)).finally(() => this.schedule());
+      void this.writes.run(() => this.write(false)).finally(() => this.schedule());
     }, this.opts.renewMs ?? INTEREST_RENEW_MS);
   }
 
