@@ -23,7 +23,7 @@ export class RunnerInterest {
   private readonly changes = new Serial();
 
   constructor(
-    private readonly http: Pick<CrumbsHttp, "create" | "delete">,
+    private readonly http: Pick<CrumbsHttp, "create" | "patch" | "delete">,
     private readonly log: Logger,
   ) {}
 

@@ -5,8 +5,9 @@ import { Serial } from "./serial.ts";
 // A holder of a browser.context.interest.v1 lease: while it holds one, the owner's extension captures
 // the page and keeps browser.page.context.v1 current; with no lease anywhere it captures nothing. The
 // lease is a breadcrumb with a TTL, so a process that dies stops counting within INTEREST_TTL_SECONDS
-// with no cleanup. Renewal writes the next lease before it deletes the last (make before break): the
-// extension never sees a moment without one. The contract: @crumbs/schemas, interest-schema.ts.
+// with no cleanup. A renewal extends the lease in place (a PATCH of `ttl_seconds`: one `updated`
+// event); a lease that is gone by then (expired while the API was away, deleted by hand) is written
+// anew. The contract: @crumbs/schemas, interest-schema.ts.
 
 export interface InterestHolder {
   /** Stable across renewals, one per process or subscription: e.g. `sdk:<uuid>`, `runner:<instance>`. */
@@ -26,7 +27,10 @@ export interface InterestLeaseOptions {
   timers?: { set(fn: () => void, ms: number): unknown; clear(handle: unknown): void };
 }
 
-type LeaseHttp = Pick<CrumbsHttp, "create" | "delete">;
+type LeaseHttp = Pick<CrumbsHttp, "create" | "patch" | "delete">;
+
+/** A lease that cannot be extended: gone (404), or changed by someone else (412). */
+const isGone = (err: unknown) => [404, 412].includes((err as { status?: number }).status ?? 0);
 
 const realTimers = {
   set: (fn: () => void, ms: number) => {
@@ -39,7 +43,8 @@ const realTimers = {
 };
 
 export class InterestLease {
-  private current: string | undefined;
+  /** The lease held now and the label it was written with. */
+  private current: { id: string; version: number; label: string } | undefined;
   private timer: unknown;
   private stopped = false;
   /** Writes run one after another, so a renewal never races the stop's delete. */
@@ -57,7 +62,7 @@ export class InterestLease {
 
   /** The id of the lease breadcrumb held now (undefined before the first write succeeded, and after stop). */
   get leaseId(): string | undefined {
-    return this.current;
+    return this.current?.id;
   }
 
   /** Writes the first lease and schedules the renewals; the first write's failure is thrown, and the renewals try again. */
@@ -78,9 +83,9 @@ export class InterestLease {
     this.stopped = true;
     (this.opts.timers ?? realTimers).clear(this.timer);
     return this.writes.run(async () => {
-      const id = this.current;
+      const lease = this.current;
       this.current = undefined;
-      if (id) await this.remove(id);
+      if (lease) await this.remove(lease.id);
     });
   }
 
@@ -92,16 +97,28 @@ export class InterestLease {
     }, this.opts.renewMs ?? INTEREST_RENEW_MS);
   }
 
-  /** The next lease, then the last one deleted; a failed write keeps the last one, which may still be live. */
+  /** Extends the lease held (with the current label), else writes a new one; a failed write keeps the last one, which may still be live. */
   private async write(first: boolean): Promise<void> {
     if (this.stopped) return;
     const { holder, extensionId, ttlSeconds } = this.opts;
+    const body = interestLeaseBody({ id: holder.id, label: this.label }, extensionId ? { extension_id: extensionId } : undefined, ttlSeconds ?? INTEREST_TTL_SECONDS);
     try {
-      const body = interestLeaseBody({ id: holder.id, label: this.label }, extensionId ? { extension_id: extensionId } : undefined, ttlSeconds ?? INTEREST_TTL_SECONDS);
+      const held = this.current;
+      if (held) {
+        try {
+          // A plain renewal sends only the new TTL; a relabel sends the lease's new title and context too.
+          const change = held.label === this.label ? { ttl_seconds: body.ttl_seconds } : { title: body.title, context: body.context, ttl_seconds: body.ttl_seconds };
+          const b = await this.http.patch(held.id, change, { ifMatch: held.version });
+          this.current = { id: b.id, version: b.version, label: this.label };
+          return;
+        } catch (err) {
+          if (!isGone(err)) throw err;
+          // Gone or changed under us: a new lease replaces it (the old one, if any is left, is deleted below).
+        }
+      }
       const b = await this.http.create(body);
-      const old = this.current;
-      this.current = b.id;
-      if (old) await this.remove(old);
+      this.current = { id: b.id, version: b.version, label: this.label };
+      if (held) await this.remove(held.id);
     } catch (err) {
       if (first) throw err;
       this.opts.onError?.(err);

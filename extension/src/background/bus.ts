@@ -44,8 +44,9 @@ export function startBus(): Bus {
 
   const link = new NatsLink({
     async session(nc, conn, auth) {
-      // The owner comes from the API; retry while it is away, as long as NATS is up.
-      let owner: string | undefined;
+      // The owner: the credentials name it; on an open NATS (no owner accounts) it comes from the API,
+      // retried while the API is away, as long as NATS is up.
+      let owner: string | undefined = auth.mode === "credentials" ? auth.owner : undefined;
       for (let i = 0; !owner && !nc.isClosed(); i++) {
         owner = await ownerOf(conn, extensionId).catch(async (e: unknown) => {
           await setStatus("api", "error", e instanceof Error ? e.message : String(e));

@@ -53,8 +53,10 @@ export const patchBreadcrumbBodySchema = z
     tags: tagsSchema.optional(),
     context: contextSchema.optional(),
     llm_hints: llmHintsSchema.nullable().optional(),
+    /** A new expiry, this many seconds from the write: how a lease is extended in one event. */
+    ttl_seconds: ttlSecondsSchema.optional(),
   })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), "at least one of title, tags, context, llm_hints");
+  .refine((b) => Object.values(b).some((v) => v !== undefined), "at least one of title, tags, context, llm_hints, ttl_seconds");
 export type PatchBreadcrumbBody = z.infer<typeof patchBreadcrumbBodySchema>;
 
 /**

@@ -5,9 +5,9 @@ import * as z from "./zod-mini.ts";
 // names it or any browser; with none it reads nothing of the page. A lease is a breadcrumb written with
 // `ttl_seconds`, so a holder that dies stops counting when its expiry passes, with no cleanup: the
 // store's sweeper deletes it (a `deleted` event), and the extension also drops it at its expiry by its
-// own clock. A holder renews by writing a fresh lease and then deleting the old one (make before
-// break), so the extension never sees a moment with none; a clean stop deletes it. Written with
-// zod/mini (./zod-mini.ts): the extension bundles it.
+// own clock. A holder renews by extending its lease in place (a PATCH of `ttl_seconds`, one `updated`
+// event, before the expiry), so the extension never sees a moment with none; a clean stop deletes it.
+// Written with zod/mini (./zod-mini.ts): the extension bundles it.
 
 export const INTEREST_SCHEMA = "browser.context.interest.v1";
 /** The schema a lease asks the extension to keep current. */
@@ -15,7 +15,7 @@ export const PAGE_CONTEXT_SCHEMA = "browser.page.context.v1";
 export const INTEREST_TAG = "browser:context-interest";
 
 /**
- * The lease's timing, in one place: each lease lives 60 s and its holder replaces it every 20 s, so
+ * The lease's timing, in one place: each lease lives 60 s and its holder extends it every 20 s, so
  * two renewals may fail (an API restart, a slow network) before listeners see the holder gone, and a
  * holder that died stops counting within a minute.
  */

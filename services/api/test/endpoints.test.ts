@@ -164,6 +164,24 @@ describe("HTTP API endpoints", () => {
     expect((await s.call(`/v1/breadcrumbs/${b.id}`)).status).toBe(404);
   });
 
+  it("extends a breadcrumb's expiry with a PATCH of ttl_seconds, in one event, and refuses a TTL out of range", async () => {
+    const lease = await create({ ...note("a lease", ["ttl-extend"]), ttl_seconds: 60 });
+    const res = await s.call(`/v1/breadcrumbs/${lease.id}`, { method: "PATCH", json: { ttl_seconds: 3_600 }, headers: { "if-match": '"1"' } });
+    expect(res.status).toBe(200);
+    const extended = await res.json();
+    expect(extended.version).toBe(2);
+    expect(extended.title).toBe("a lease");
+    // The new expiry counts from the write itself, by the server's clock.
+    expect(Date.parse(extended.expires_at) - Date.parse(extended.updated_at)).toBe(3_600_000);
+    const history = await (await s.call(`/v1/breadcrumbs/${lease.id}/history`)).json();
+    expect(history.items.map((i: { event: string }) => i.event)).toEqual(["created", "updated"]);
+
+    const zero = await s.call(`/v1/breadcrumbs/${lease.id}`, { method: "PATCH", json: { ttl_seconds: 0 }, headers: { "if-match": '"2"' } });
+    expect(zero.status).toBe(400);
+    expect((await zero.json()).message).toContain("ttl_seconds");
+    expect((await (await s.call(`/v1/breadcrumbs/${lease.id}`)).json()).version).toBe(2);
+  });
+
   it("serves health, readiness, metrics and OpenAPI without a token", async () => {
     expect((await s.call("/healthz", { token: null })).status).toBe(200);
     const ready = await s.call("/readyz", { token: null });

@@ -40,6 +40,7 @@ export async function patchBreadcrumb(
     if (body.tags !== undefined) set.push(sql`tags = ${textArray(body.tags)}`);
     if (body.context !== undefined) set.push(sql`context = ${JSON.stringify(body.context)}::jsonb`);
     if (body.llm_hints !== undefined) set.push(sql`llm_hints = ${jsonbOrNull(body.llm_hints)}`);
+    if (body.ttl_seconds !== undefined) set.push(sql`expires_at = ${iso(new Date(Date.parse(at) + body.ttl_seconds * 1000))}::timestamptz`);
     const written = await executeWrite(db, {
       owner,
       type: "updated",

@@ -126,7 +126,7 @@ const routes = {
     parameters: [ifMatchHeader(true), idempotencyKeyHeader],
     request: {
       params: idParams,
-      body: jsonBody("PatchBreadcrumb", patchBreadcrumbBodySchema, "At least one field; `llm_hints: null` removes the top-level hints", {
+      body: jsonBody("PatchBreadcrumb", patchBreadcrumbBodySchema, "At least one field; `llm_hints: null` removes the top-level hints; `ttl_seconds` sets a new `expires_at` that many seconds from the write (extends a lease in one event)", {
         [MERGE_PATCH_CONTENT_TYPE]: ["MergePatchBreadcrumb", mergePatchBreadcrumbBodySchema],
       }),
     },
