@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { connect, headers as natsHeaders } from "nats";
 import postgres from "postgres";
+import { CrumbsHttp } from "@crumbs/agent-sdk";
 import type { Suite } from "../types.ts";
 import { round } from "../stats.ts";
 import { higherIsBetter } from "../lib/figures.ts";
@@ -70,21 +71,42 @@ export const replay: Suite = {
       }
       const directRate = direct / ((performance.now() - t0) / 1000);
 
-      // /v1/events paged with the largest page the API allows.
+      // /v1/events streamed (Accept: application/x-ndjson, the SDK's replay path), each event parsed
+      // as the cursor's driver parses its rows, following each answer's closing line.
+      const client = new CrumbsHttp({ url: stack.api.url, token: TOKEN });
+      const decoder = new TextDecoder();
       t0 = performance.now();
       let viaApi = 0;
-      let after = 0;
+      let answers = 0;
       let sample = "";
-      for (;;) {
-        const page = await stack.http.json<{ items: unknown[]; next_after: number | null; has_more: boolean }>("GET", `/v1/events?after=${after}&limit=1000`, 200);
-        viaApi += page.items.length;
-        sample ||= JSON.stringify(page.items[0]);
-        if (!page.has_more || page.next_after === null) break;
-        after = page.next_after;
+      for (let after = 0; ; answers++) {
+        let closing: { next_after: number | null; has_more: boolean } | undefined;
+        for await (const lines of client.eventLines({ after, limit: 10_000 })) {
+          for (const line of lines) {
+            const item = JSON.parse(decoder.decode(line)) as { seq?: number; next_after: number | null; has_more: boolean };
+            if (item.seq === undefined) closing = item;
+            else viaApi++;
+            sample ||= JSON.stringify(item);
+          }
+        }
+        if (!closing) throw new Error(`/v1/events after=${after}: the answer ended without its closing line`);
+        if (!closing.has_more || closing.next_after === null) break;
+        after = closing.next_after;
       }
       const apiRate = viaApi / ((performance.now() - t0) / 1000);
       if (viaApi !== ROWS) throw new Error(`/v1/events gave ${viaApi} events, expected ${ROWS}`);
-      log(`direct SQL ${Math.round(directRate)}/s, /v1/events ${Math.round(apiRate)}/s`);
+
+      // The JSON pages of /v1/events (limit 1,000), for the record: the request-per-page chain.
+      t0 = performance.now();
+      let paged = 0;
+      for (let after = 0; ; ) {
+        const page = await stack.http.json<{ items: unknown[]; next_after: number | null; has_more: boolean }>("GET", `/v1/events?after=${after}&limit=1000`, 200);
+        paged += page.items.length;
+        if (!page.has_more || page.next_after === null) break;
+        after = page.next_after;
+      }
+      const pagedRate = paged / ((performance.now() - t0) / 1000);
+      log(`direct SQL ${Math.round(directRate)}/s, /v1/events streamed ${Math.round(apiRate)}/s in ${answers + 1} answers, JSON pages ${Math.round(pagedRate)}/s`);
 
       // crumbs replay --publish: a live subscriber counts what arrives.
       let received = 0;
@@ -116,10 +138,17 @@ export const replay: Suite = {
       return {
         suite: "replay",
         figures: [
-          higherIsBetter({ metric: "/v1/events events/s", value: round(apiRate, 0), unit: "/s", baseline: { name: "same rows via SQL cursor", value: round(directRate, 0), unit: "/s" }, goal: ">= 0.5x", minRatio: 0.5 }),
+          higherIsBetter({ metric: "/v1/events (streamed) events/s", value: round(apiRate, 0), unit: "/s", baseline: { name: "same rows via SQL cursor", value: round(directRate, 0), unit: "/s" }, goal: ">= 0.5x", minRatio: 0.5 }),
           higherIsBetter({ metric: "crumbs replay --publish events/s", value: round(cliRate, 0), unit: "/s", baseline: { name: "nats.js publish, same msgs", value: round(natsRate, 0), unit: "/s" }, goal: ">= 0.5x", minRatio: 0.5 }),
         ],
-        params: { rows: ROWS, event_bytes: sample.length, cli_reported_per_s: reported, cli_seconds: run.seconds },
+        params: {
+          rows: ROWS,
+          event_bytes: sample.length,
+          cli_reported_per_s: reported,
+          cli_seconds: run.seconds,
+          json_pages_per_s: round(pagedRate, 0),
+          json_pages_ratio: round(pagedRate / directRate, 3),
+        },
       };
     } finally {
       await nc.close();

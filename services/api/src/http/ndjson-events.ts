@@ -1,11 +1,11 @@
-import { CrumbsError } from "@crumbs/schemas";
+import { CrumbsError, EVENTS_NDJSON } from "@crumbs/schemas";
 import { closingLine, eventLines, EventSteps, type EventStepsQuery } from "../store/event-lines.ts";
 import type { Database } from "../db/database.ts";
 import type { OwnerReadGate } from "../limits/owner-read-gate.ts";
 import { errorBody } from "./errors.ts";
 
 /** The media type of a streamed `/v1/events` answer: one event's JSON a line, then the closing line. */
-export const NDJSON = "application/x-ndjson";
+export const NDJSON = EVENTS_NDJSON;
 
 /** Whether the request asks for the streamed answer (an Accept naming NDJSON). */
 export const wantsNdjson = (accept: string | undefined) => accept !== undefined && accept.toLowerCase().includes(NDJSON);

@@ -2,9 +2,6 @@ import type { Executor } from "../db/database.ts";
 import { listEvents, type EventJson, type EventPage, type EventQuery } from "./events.ts";
 import { RowPacer } from "./work.ts";
 
-/** Events one streamed answer (`Accept: application/x-ndjson`) may carry: ten pages' worth. */
-export const STREAM_MAX_EVENTS = 10_000;
-
 /** Page reads one streamed answer makes at most, each bounded like a page (rows, scan, bytes). */
 export const STREAM_STEPS = 10;
 
@@ -30,7 +27,7 @@ export interface EventStepsQuery extends Omit<EventQuery, "pacer" | "maxBytes"> 
 }
 
 /**
- * An owner's events for a streamed answer: up to `limit` events in at most STREAM_STEPS page reads
+ * An owner's events for a streamed answer: up to `limit` events (at most EVENTS_STREAM_MAX_EVENTS, ten pages' worth) in at most STREAM_STEPS page reads
  * (listEvents, so each is bounded in rows, rows scanned and bytes like a page, and each has its
  * own work budget as an SSE page does), with the next read sent to Postgres as soon as the one
  * before it is in, while the caller writes that one. A page request ran Postgres, the API and the

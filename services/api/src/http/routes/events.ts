@@ -10,7 +10,8 @@ import { conditionalJson, contentEtag } from "../conditional.ts";
 import { BreadcrumbEvent, errors, etagHeader, ifNoneMatchHeader, json, notModified, selectorQuery } from "../openapi/components.ts";
 import { apiRoute, defineRoute, newRouter } from "../openapi/define.ts";
 import { NDJSON, ndjsonEvents, wantsNdjson } from "../ndjson-events.ts";
-import { STREAM_MAX_EVENTS, STREAM_STEPS } from "../../store/event-lines.ts";
+import { STREAM_STEPS } from "../../store/event-lines.ts";
+import { EVENTS_STREAM_MAX_EVENTS as STREAM_MAX_EVENTS } from "@crumbs/schemas";
 
 const seqParam = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const timeParam = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
