@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { connect, headers as natsHeaders } from "nats";
 import postgres from "postgres";
 import { CrumbsHttp } from "@crumbs/agent-sdk";
+import { EVENTS_STREAM_MAX_EVENTS } from "@crumbs/schemas";
 import type { Suite } from "../types.ts";
 import { round } from "../stats.ts";
 import { higherIsBetter } from "../lib/figures.ts";
@@ -81,7 +82,7 @@ export const replay: Suite = {
       let sample = "";
       for (let after = 0; ; answers++) {
         let closing: { next_after: number | null; has_more: boolean } | undefined;
-        for await (const lines of client.eventLines({ after, limit: 10_000 })) {
+        for await (const lines of client.eventLines({ after, limit: EVENTS_STREAM_MAX_EVENTS })) {
           for (const line of lines) {
             const item = JSON.parse(decoder.decode(line)) as { seq?: number; next_after: number | null; has_more: boolean };
             if (item.seq === undefined) closing = item;

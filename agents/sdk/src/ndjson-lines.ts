@@ -52,34 +52,30 @@ function joined(a: Uint8Array, b: Uint8Array): Uint8Array {
 }
 
 const decoder = new TextDecoder();
-/** The bytes of `,"breadcrumb":`, after which an event's head fields are all said. */
-const BREADCRUMB_KEY = new TextEncoder().encode(',"breadcrumb":');
+const BREADCRUMB_KEY = ',"breadcrumb":';
+/** Bytes of a line decoded to find its head: a head is a few hundred bytes unless its title is long. */
+const HEAD_BYTES = 2_048;
 
 /**
  * The fields of an event line before its breadcrumb, parsed without parsing the breadcrumb: the API
  * writes every event's head first (seq, type, id, owner, schema_name, title, tags, version, at,
- * changed) and the breadcrumb last, so the bytes up to `,"breadcrumb":` closed with `}` are that
- * head as JSON. A string cannot hold that key's bytes (its quotes would be escaped), nor can the
+ * changed) and the breadcrumb last, so the text up to `,"breadcrumb":` closed with `}` is that
+ * head as JSON. A string cannot hold that key's text (its quotes would be escaped), nor can the
  * jsonb text of `changed` (Postgres writes `"key": ` with a space). Undefined when the line is not
  * laid out so; the caller then parses the whole line.
  */
 export function eventHead(line: Uint8Array): Record<string, unknown> | undefined {
-  const at = indexOfBytes(line, BREADCRUMB_KEY);
+  let text = decoder.decode(line.length > HEAD_BYTES ? line.subarray(0, HEAD_BYTES) : line);
+  let at = text.indexOf(BREADCRUMB_KEY);
+  if (at < 0 && line.length > HEAD_BYTES) {
+    text = decoder.decode(line);
+    at = text.indexOf(BREADCRUMB_KEY);
+  }
   if (at < 0) return undefined;
   try {
-    const head: unknown = JSON.parse(`${decoder.decode(line.subarray(0, at))}}`);
+    const head: unknown = JSON.parse(`${text.slice(0, at)}}`);
     return typeof head === "object" && head !== null ? (head as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }
-}
-
-function indexOfBytes(hay: Uint8Array, needle: Uint8Array): number {
-  const first = needle[0]!;
-  for (let i = hay.indexOf(first); i >= 0 && i <= hay.length - needle.length; i = hay.indexOf(first, i + 1)) {
-    let j = 1;
-    while (j < needle.length && hay[i + j] === needle[j]) j++;
-    if (j === needle.length) return i;
-  }
-  return -1;
 }

@@ -39,7 +39,7 @@ export function natsUrlProblem(url: string): string | undefined {
  * `{"next_after","has_more"}`, up to EVENTS_STREAM_MAX_EVENTS events (services/api README, "Replay").
  */
 export const EVENTS_NDJSON = "application/x-ndjson";
-export const EVENTS_STREAM_MAX_EVENTS = 10_000;
+export const EVENTS_STREAM_MAX_EVENTS = 100_000;
 
 export const EVENT_TYPES = ["breadcrumb.created", "breadcrumb.updated", "breadcrumb.deleted"] as const;
 export const eventTypeSchema = z.enum(EVENT_TYPES);

@@ -2,8 +2,12 @@ import type { Executor } from "../db/database.ts";
 import { listEvents, type EventJson, type EventPage, type EventQuery } from "./events.ts";
 import { RowPacer } from "./work.ts";
 
-/** Page reads one streamed answer makes at most, each bounded like a page (rows, scan, bytes). */
-export const STREAM_STEPS = 10;
+/**
+ * Page reads one streamed answer makes at most, each bounded like a page (rows, scan, bytes): a
+ * hundred pages' worth of events per request, so a replay of 100,000 is one request, not a
+ * hundred (each a round trip and a first step before its first byte).
+ */
+export const STREAM_STEPS = 100;
 
 /** Rows one step reads: the largest page of `/v1/events`. */
 const STEP_ROWS = 1_000;
@@ -27,7 +31,7 @@ export interface EventStepsQuery extends Omit<EventQuery, "pacer" | "maxBytes"> 
 }
 
 /**
- * An owner's events for a streamed answer: up to `limit` events (at most EVENTS_STREAM_MAX_EVENTS, ten pages' worth) in at most STREAM_STEPS page reads
+ * An owner's events for a streamed answer: up to `limit` events (at most EVENTS_STREAM_MAX_EVENTS) in at most STREAM_STEPS page reads
  * (listEvents, so each is bounded in rows, rows scanned and bytes like a page, and each has its
  * own work budget as an SSE page does), with the next read sent to Postgres as soon as the one
  * before it is in, while the caller writes that one. A page request ran Postgres, the API and the
