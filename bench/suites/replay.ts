@@ -2,8 +2,8 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { connect, headers as natsHeaders } from "nats";
 import postgres from "postgres";
-import { CrumbsHttp } from "@crumbs/agent-sdk";
-import { EVENTS_STREAM_MAX_EVENTS } from "@crumbs/schemas";
+import { request } from "node:http";
+import { EVENTS_NDJSON, EVENTS_STREAM_MAX_EVENTS } from "@crumbs/schemas";
 import type { Suite } from "../types.ts";
 import { round } from "../stats.ts";
 import { higherIsBetter } from "../lib/figures.ts";
@@ -37,6 +37,22 @@ async function fillHistory(sql: postgres.Sql, rows: number) {
     ) r`;
   await sql`SELECT setval('history_seq', ${rows})`;
   await sql`VACUUM ANALYZE breadcrumb_history`;
+}
+
+/** The lines of a streamed `/v1/events` answer, as strings, decoded a chunk at a time. */
+async function* ndjsonGet(url: string): AsyncGenerator<string> {
+  const res = await new Promise<import("node:http").IncomingMessage>((resolve, reject) => {
+    request(url, { headers: { authorization: `Bearer ${TOKEN}`, accept: EVENTS_NDJSON } }, resolve).on("error", reject).end();
+  });
+  if (res.statusCode !== 200) throw new Error(`GET ${url}: ${res.statusCode}`);
+  res.setEncoding("utf8");
+  let rest = "";
+  for await (const chunk of res as AsyncIterable<string>) {
+    const lines = (rest + chunk).split("\n");
+    rest = lines.pop() ?? "";
+    yield* lines;
+  }
+  if (rest) yield rest;
 }
 
 function runCli(args: string[], env: Record<string, string>): Promise<{ seconds: number; stderr: string }> {
@@ -73,22 +89,19 @@ export const replay: Suite = {
       const directRate = direct / ((performance.now() - t0) / 1000);
 
       // /v1/events streamed (Accept: application/x-ndjson, the SDK's replay path), each event parsed
-      // as the cursor's driver parses its rows, following each answer's closing line.
-      const client = new CrumbsHttp({ url: stack.api.url, token: TOKEN });
-      const decoder = new TextDecoder();
+      // as the cursor's driver parses its rows, following each answer's closing line. node:http and a
+      // decode per chunk: the client shares the two cores with what it measures (bench/lib/http.ts).
       t0 = performance.now();
       let viaApi = 0;
       let answers = 0;
       let sample = "";
       for (let after = 0; ; answers++) {
         let closing: { next_after: number | null; has_more: boolean } | undefined;
-        for await (const lines of client.eventLines({ after, limit: EVENTS_STREAM_MAX_EVENTS })) {
-          for (const line of lines) {
-            const item = JSON.parse(decoder.decode(line)) as { seq?: number; next_after: number | null; has_more: boolean };
-            if (item.seq === undefined) closing = item;
-            else viaApi++;
-            sample ||= JSON.stringify(item);
-          }
+        for await (const line of ndjsonGet(`${stack.api.url}/v1/events?after=${after}&limit=${EVENTS_STREAM_MAX_EVENTS}`)) {
+          const item = JSON.parse(line) as { seq?: number; next_after: number | null; has_more: boolean };
+          if (item.seq === undefined) closing = item;
+          else viaApi++;
+          sample ||= line;
         }
         if (!closing) throw new Error(`/v1/events after=${after}: the answer ended without its closing line`);
         if (!closing.has_more || closing.next_after === null) break;

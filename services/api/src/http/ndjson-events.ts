@@ -23,7 +23,7 @@ export interface NdjsonDeps {
  * an event's kept JSON text, the last one `{"next_after","has_more"}`; a failure once the answer
  * started is a last line `{"error","message"}` instead, so a client that did not read a closing
  * line knows the answer is cut short. The read holds the owner's share (one page's budget, what
- * its two steps in memory hold) until the last line is written or the client goes away.
+ * the three steps it holds at most) until the last line is written or the client goes away.
  *
  * The body is a pull stream: the server asks for the next chunk only when the socket took the one
  * before, so a slow client holds one step in the API, not the answer; a client that disconnects

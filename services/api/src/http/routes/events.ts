@@ -23,7 +23,7 @@ const streamedDescription =
   `With \`Accept: ${NDJSON}\` the answer is streamed as Postgres reads it: one line per event (the same BreadcrumbEvent JSON ` +
   `a page's items hold, byte for byte), then a closing line \`{"next_after": <seq|null>, "has_more": <bool>}\` that says ` +
   `where to continue, as a page does. \`limit\` may then be up to ${STREAM_MAX_EVENTS}; the answer ends earlier after ` +
-  `${STREAM_STEPS} page reads (each bounded like a page in rows scanned and in bytes, half of CRUMBS_PAGE_MAX_BYTES). ` +
+  `${STREAM_STEPS} page reads (each bounded like a page in rows scanned and in bytes, a third of CRUMBS_PAGE_MAX_BYTES). ` +
   "No ETag (If-None-Match is not checked). A failure after the answer started is a last line `{error, message}` " +
   "instead of the closing line: an answer without a closing line is incomplete, resume from the last event's seq.";
 
