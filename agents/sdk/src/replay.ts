@@ -48,8 +48,9 @@ export interface PublishReplayOptions extends ReplayOptions {
  * An owner's history, as `replayEvents` reads it, published in seq order on
  * `<prefix>.<owner>.<type>.<schema_name>` (openReplayPublisher): what `crumbs replay --publish` does.
  * Each event goes out as the bytes the API streamed (replay-lines.ts), never parsed past its head
- * nor serialised again, while the API goes on writing the next ones. With an owner's credentials use a prefix other than `crumbs`; `replay` lands in the
- * owner's `REPLAY` stream, where a second replay within its duplicate window is stored once. A
+ * nor serialised again, while the API goes on writing the next ones; the history is asked for
+ * while the publisher looks up its stream. With an owner's credentials use a prefix other than
+ * `crumbs`; `replay` lands in the owner's `REPLAY` stream, where a second replay within its duplicate window is stored once. A
  * refusal rejects with NatsPermissionError.
  */
 export async function publishReplay(
@@ -59,7 +60,17 @@ export async function publishReplay(
   selector: Selector | undefined,
   opts: PublishReplayOptions = {},
 ): Promise<ReplayPublishResult> {
-  const publisher = await openReplayPublisher(nc, prefix);
+  const batches = streamedReplay(http, selector, opts);
+  // The first answer's request and first step overlap the JetStream lookups (round trips each).
+  let next = batches.next();
+  next.catch(() => {});
+  let publisher: Awaited<ReturnType<typeof openReplayPublisher>>;
+  try {
+    publisher = await openReplayPublisher(nc, prefix);
+  } catch (err) {
+    void batches.return(undefined).catch(() => {});
+    throw err;
+  }
   let events = 0;
   // A core publish is only buffered by the client: every FLUSH_EVENTS events wait for the server's
   // PONG to the flush before while the next are published, so a replay holds a bounded number of
@@ -67,7 +78,10 @@ export async function publishReplay(
   let flushed: Promise<void> = Promise.resolve();
   let unflushed = 0;
   try {
-    for await (const batch of streamedReplay(http, selector, opts)) {
+    for (let r = await next; !r.done; r = await next) {
+      next = batches.next();
+      next.catch(() => {});
+      const batch = r.value;
       if (opts.onPage) opts.onPage(batch.map((e) => e.event));
       for (const { event, json } of batch) {
         const wait = publisher.publishJson(event, json);
@@ -84,6 +98,7 @@ export async function publishReplay(
     }
     await flushed;
   } catch (err) {
+    void batches.return(undefined).catch(() => {});
     // A refusal seen on the connection explains a failed publish better than the failure itself.
     await publisher.done().catch((refusal: unknown) => {
       if (refusal instanceof NatsPermissionError) throw refusal;
