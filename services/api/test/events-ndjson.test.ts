@@ -130,6 +130,9 @@ describe("/v1/events streamed as NDJSON", () => {
       expect(body.error, path).toBe(code);
       expect(typeof body.message).toBe("string");
     }
+    // The OpenAPI document names the streamed form beside the page.
+    const doc = (await (await s.call("/openapi.json")).json()) as { paths: Record<string, { get: { responses: Record<string, { content: object }> } }> };
+    expect(Object.keys(doc.paths["/v1/events"]!.get.responses["200"]!.content)).toEqual(["application/json", "application/x-ndjson"]);
     // A JSON page keeps its own bound, naming the field.
     const page = await s.call("/v1/events?limit=1001");
     expect(page.status).toBe(400);

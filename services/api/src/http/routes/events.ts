@@ -27,6 +27,12 @@ const streamedDescription =
   "No ETag (If-None-Match is not checked). A failure after the answer started is a last line `{error, message}` " +
   "instead of the closing line: an answer without a closing line is incomplete, resume from the last event's seq.";
 
+/** The page's answer documented with its streamed form beside it (no ETag there). */
+function withNdjson<R extends { content: Record<string, unknown> }>(page: R): R {
+  const lines = z.string().openapi({ description: "NDJSON: one BreadcrumbEvent a line, then {next_after, has_more}" });
+  return { ...page, content: { ...page.content, [NDJSON]: { schema: lines } } };
+}
+
 const routes = {
   list: apiRoute({
     method: "get",
@@ -46,14 +52,16 @@ const routes = {
       }),
     },
     responses: {
-      200: json(
-        z.object({
-          items: z.array(BreadcrumbEvent),
-          next_after: z.number().int().nullable().openapi({ description: "Pass as `after` to continue: the last seq examined" }),
-          has_more: z.boolean(),
-        }),
-        "A page of events (or, with Accept: application/x-ndjson, the streamed lines described above)",
-        etagHeader,
+      200: withNdjson(
+        json(
+          z.object({
+            items: z.array(BreadcrumbEvent),
+            next_after: z.number().int().nullable().openapi({ description: "Pass as `after` to continue: the last seq examined" }),
+            has_more: z.boolean(),
+          }),
+          "A page of events (or, with Accept: application/x-ndjson, the streamed lines described above)",
+          etagHeader,
+        ),
       ),
       304: notModified,
       ...errors(400, 422, 503),
