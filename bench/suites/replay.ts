@@ -2,6 +2,8 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { connect, headers as natsHeaders } from "nats";
 import postgres from "postgres";
+import { request } from "node:http";
+import { EVENTS_NDJSON, EVENTS_STREAM_MAX_EVENTS } from "@crumbs/schemas";
 import type { Suite } from "../types.ts";
 import { round } from "../stats.ts";
 import { higherIsBetter } from "../lib/figures.ts";
@@ -37,6 +39,22 @@ async function fillHistory(sql: postgres.Sql, rows: number) {
   await sql`VACUUM ANALYZE breadcrumb_history`;
 }
 
+/** The lines of a streamed `/v1/events` answer, as strings, decoded a chunk at a time. */
+async function* ndjsonGet(url: string): AsyncGenerator<string> {
+  const res = await new Promise<import("node:http").IncomingMessage>((resolve, reject) => {
+    request(url, { headers: { authorization: `Bearer ${TOKEN}`, accept: EVENTS_NDJSON } }, resolve).on("error", reject).end();
+  });
+  if (res.statusCode !== 200) throw new Error(`GET ${url}: ${res.statusCode}`);
+  res.setEncoding("utf8");
+  let rest = "";
+  for await (const chunk of res as AsyncIterable<string>) {
+    const lines = (rest + chunk).split("\n");
+    rest = lines.pop() ?? "";
+    yield* lines;
+  }
+  if (rest) yield rest;
+}
+
 function runCli(args: string[], env: Record<string, string>): Promise<{ seconds: number; stderr: string }> {
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
@@ -70,21 +88,39 @@ export const replay: Suite = {
       }
       const directRate = direct / ((performance.now() - t0) / 1000);
 
-      // /v1/events paged with the largest page the API allows.
+      // /v1/events streamed (Accept: application/x-ndjson, the SDK's replay path), each event parsed
+      // as the cursor's driver parses its rows, following each answer's closing line. node:http and a
+      // decode per chunk: the client shares the two cores with what it measures (bench/lib/http.ts).
       t0 = performance.now();
       let viaApi = 0;
-      let after = 0;
+      let answers = 0;
       let sample = "";
-      for (;;) {
-        const page = await stack.http.json<{ items: unknown[]; next_after: number | null; has_more: boolean }>("GET", `/v1/events?after=${after}&limit=1000`, 200);
-        viaApi += page.items.length;
-        sample ||= JSON.stringify(page.items[0]);
-        if (!page.has_more || page.next_after === null) break;
-        after = page.next_after;
+      for (let after = 0; ; answers++) {
+        let closing: { next_after: number | null; has_more: boolean } | undefined;
+        for await (const line of ndjsonGet(`${stack.api.url}/v1/events?after=${after}&limit=${EVENTS_STREAM_MAX_EVENTS}`)) {
+          const item = JSON.parse(line) as { seq?: number; next_after: number | null; has_more: boolean };
+          if (item.seq === undefined) closing = item;
+          else viaApi++;
+          sample ||= line;
+        }
+        if (!closing) throw new Error(`/v1/events after=${after}: the answer ended without its closing line`);
+        if (!closing.has_more || closing.next_after === null) break;
+        after = closing.next_after;
       }
       const apiRate = viaApi / ((performance.now() - t0) / 1000);
       if (viaApi !== ROWS) throw new Error(`/v1/events gave ${viaApi} events, expected ${ROWS}`);
-      log(`direct SQL ${Math.round(directRate)}/s, /v1/events ${Math.round(apiRate)}/s`);
+
+      // The JSON pages of /v1/events (limit 1,000), for the record: the request-per-page chain.
+      t0 = performance.now();
+      let paged = 0;
+      for (let after = 0; ; ) {
+        const page = await stack.http.json<{ items: unknown[]; next_after: number | null; has_more: boolean }>("GET", `/v1/events?after=${after}&limit=1000`, 200);
+        paged += page.items.length;
+        if (!page.has_more || page.next_after === null) break;
+        after = page.next_after;
+      }
+      const pagedRate = paged / ((performance.now() - t0) / 1000);
+      log(`direct SQL ${Math.round(directRate)}/s, /v1/events streamed ${Math.round(apiRate)}/s in ${answers + 1} answers, JSON pages ${Math.round(pagedRate)}/s`);
 
       // crumbs replay --publish: a live subscriber counts what arrives.
       let received = 0;
@@ -116,10 +152,17 @@ export const replay: Suite = {
       return {
         suite: "replay",
         figures: [
-          higherIsBetter({ metric: "/v1/events events/s", value: round(apiRate, 0), unit: "/s", baseline: { name: "same rows via SQL cursor", value: round(directRate, 0), unit: "/s" }, goal: ">= 0.5x", minRatio: 0.5 }),
+          higherIsBetter({ metric: "/v1/events (streamed) events/s", value: round(apiRate, 0), unit: "/s", baseline: { name: "same rows via SQL cursor", value: round(directRate, 0), unit: "/s" }, goal: ">= 0.5x", minRatio: 0.5 }),
           higherIsBetter({ metric: "crumbs replay --publish events/s", value: round(cliRate, 0), unit: "/s", baseline: { name: "nats.js publish, same msgs", value: round(natsRate, 0), unit: "/s" }, goal: ">= 0.5x", minRatio: 0.5 }),
         ],
-        params: { rows: ROWS, event_bytes: sample.length, cli_reported_per_s: reported, cli_seconds: run.seconds },
+        params: {
+          rows: ROWS,
+          event_bytes: sample.length,
+          cli_reported_per_s: reported,
+          cli_seconds: run.seconds,
+          json_pages_per_s: round(pagedRate, 0),
+          json_pages_ratio: round(pagedRate / directRate, 3),
+        },
       };
     } finally {
       await nc.close();

@@ -1,5 +1,7 @@
 import type { CreateKeyRequest, NatsCredentialsRequest, OutboxRetryBody } from "@crumbs/schemas";
+import { ApiResponseError, EVENTS_NDJSON } from "@crumbs/schemas";
 import { readEventStream, type EventStreamItem } from "./event-stream.ts";
+import { ndjsonLines } from "./ndjson-lines.ts";
 import { createHttpClient, type HttpClient, type HttpClientOptions } from "./http/http-client.ts";
 import * as routes from "./http/routes.ts";
 import type { EventsQuery, EventStreamQuery, ListQuery } from "./http/routes.ts";
@@ -124,12 +126,19 @@ export class CrumbsHttp {
   }
 
   /**
-   * `GET /v1/events` as the bytes the API sent, unchecked: for a caller that forwards each event's
-   * JSON as it is (replay-pages.ts checks the fields it uses).
+   * `GET /v1/events` streamed (`Accept: application/x-ndjson`): its lines as they arrive, in the
+   * batches each chunk completes, undecoded. Without a timeout once the headers are in; the
+   * caller reads the closing line (replay-lines.ts).
    */
-  async eventsBytes(query: EventsQuery = {}, opts: CallOptions = {}): Promise<Uint8Array> {
-    const res = await this.client.send(routes.listEvents(query), opts);
-    return new Uint8Array(await res.arrayBuffer());
+  async *eventLines(query: EventsQuery = {}, opts: CallOptions = {}): AsyncGenerator<Uint8Array[]> {
+    const call = routes.listEvents(query);
+    const res = await this.client.send({ ...call, headers: { ...call.headers, accept: EVENTS_NDJSON } }, { signal: opts.signal, stream: true });
+    // An API that does not stream answers a JSON page, whose one line would read as a closing line.
+    if (!res.headers.get("content-type")?.startsWith(EVENTS_NDJSON)) {
+      await res.body?.cancel();
+      throw new ApiResponseError("invalid_response", `GET /v1/events: asked for ${EVENTS_NDJSON}, got ${res.headers.get("content-type")}`, res.status);
+    }
+    if (res.body) yield* ndjsonLines(res.body);
   }
 
   /**

@@ -51,12 +51,6 @@ export const replayedEventSchema = z.looseObject(
 );
 export type ReplayedEvent = z.infer<typeof replayedEventSchema>;
 
-export const replayedPageSchema = z.looseObject({
-  items: z.array(replayedEventSchema),
-  next_after: z.number().int().nullish(),
-  has_more: z.boolean().optional(),
-});
-
 /** The llm view of a breadcrumb: whatever its llm_hints produce. */
 export const llmViewSchema = z.record(z.string(), z.unknown());
 export type LlmView = z.infer<typeof llmViewSchema>;

@@ -1,6 +1,7 @@
 /**
  * A hostile reader of its own large history, as the hostile-neighbour test and bench suite run it:
  * `loops` clients paging `GET /v1/events?after=…&limit=1000` from seq 0 to the end and again, and
+ * `ndjsonLoops` clients reading it the same way streamed (`Accept: application/x-ndjson`, the largest answer), and
  * `streams` SSE streams opened from `after=0` (and again once caught up), spread over the owner's `tokens` (every key of one
  * owner shares the owner's limits, so more keys must gain nothing). It counts what it gets; it
  * never checks latency.
@@ -10,6 +11,8 @@ export interface HeavyReaderOptions {
   /** Keys of the one hostile owner. */
   tokens: readonly string[];
   loops: number;
+  /** Loops reading the history as streamed NDJSON answers; none when absent. */
+  ndjsonLoops?: number;
   streams: number;
   /** Events in the owner's history: a pass or a stream that has them all is complete. */
   events: number;
@@ -28,6 +31,9 @@ export interface HeavyReaderStats {
   largestMultiEventPage: number;
   /** Streams from seq 0 that received every event of the history (each is then closed and opened again). */
   streamsCaughtUp: number;
+  /** NDJSON answers read to their closing line, and passes of the ndjson loops (also in complete/brokenPasses). */
+  streamedAnswers: number;
+  streamedPasses: number;
 }
 
 export interface HeavyReader {
@@ -44,6 +50,8 @@ export function startHeavyReader(opts: HeavyReaderOptions): HeavyReader {
     largestPage: 0,
     largestMultiEventPage: 0,
     streamsCaughtUp: 0,
+    streamedAnswers: 0,
+    streamedPasses: 0,
   };
   const stop = new AbortController();
   const token = (i: number) => opts.tokens[i % opts.tokens.length] as string;
@@ -79,6 +87,48 @@ export function startHeavyReader(opts: HeavyReaderOptions): HeavyReader {
           break;
         }
         after = page.next_after;
+      }
+    }
+  };
+
+  /** The history from seq 0 to the end in streamed answers, each followed to its closing line. */
+  const ndjsonLoop = async (i: number) => {
+    while (!stop.signal.aborted) {
+      const seqs: number[] = [];
+      let after = 0;
+      for (;;) {
+        let text: string;
+        try {
+          const res = await fetch(`${opts.url}/v1/events?after=${after}&limit=100000`, {
+            headers: { authorization: `Bearer ${token(i)}`, accept: "application/x-ndjson" },
+            signal: stop.signal,
+          });
+          text = await res.text();
+          if (res.status !== 200) {
+            refuse(`ndjson ${res.status}`);
+            break;
+          }
+        } catch {
+          if (stop.signal.aborted) return;
+          refuse("ndjson error");
+          break;
+        }
+        const lines = text.split("\n").filter((l) => l !== "");
+        const closing = JSON.parse(lines.pop() ?? "{}") as { seq?: number; next_after?: number | null; has_more?: boolean };
+        if (closing.has_more === undefined || closing.seq !== undefined) {
+          refuse("ndjson without closing line");
+          break;
+        }
+        stats.streamedAnswers++;
+        for (const l of lines) seqs.push((JSON.parse(l) as { seq: number }).seq);
+        if (!closing.has_more || closing.next_after === null || closing.next_after === undefined) {
+          const ordered = seqs.every((s, k) => k === 0 || s > (seqs[k - 1] as number));
+          stats.streamedPasses++;
+          if (ordered && seqs.length === opts.events) stats.completePasses++;
+          else stats.brokenPasses++;
+          break;
+        }
+        after = closing.next_after;
       }
     }
   };
@@ -121,7 +171,11 @@ export function startHeavyReader(opts: HeavyReaderOptions): HeavyReader {
   const streams = async (i: number) => {
     while (!stop.signal.aborted) await stream(i);
   };
-  const running = [...Array.from({ length: opts.loops }, (_, i) => loop(i)), ...Array.from({ length: opts.streams }, (_, i) => streams(i))];
+  const running = [
+    ...Array.from({ length: opts.loops }, (_, i) => loop(i)),
+    ...Array.from({ length: opts.ndjsonLoops ?? 0 }, (_, i) => ndjsonLoop(i)),
+    ...Array.from({ length: opts.streams }, (_, i) => streams(i)),
+  ];
   return {
     stats,
     async stop() {
@@ -140,7 +194,17 @@ export function startHeavyReader(opts: HeavyReaderOptions): HeavyReader {
 export async function spawnHeavyReader(opts: HeavyReaderOptions): Promise<HeavyReader> {
   const { fork } = await import("node:child_process");
   const child = fork(new URL("./heavy-reader-main.ts", import.meta.url).pathname, [], { execArgv: ["--import", "tsx"], stdio: "inherit" });
-  const stats: HeavyReaderStats = { pages: 0, refused: {}, completePasses: 0, brokenPasses: 0, largestPage: 0, largestMultiEventPage: 0, streamsCaughtUp: 0 };
+  const stats: HeavyReaderStats = {
+    pages: 0,
+    refused: {},
+    completePasses: 0,
+    brokenPasses: 0,
+    largestPage: 0,
+    largestMultiEventPage: 0,
+    streamsCaughtUp: 0,
+    streamedAnswers: 0,
+    streamedPasses: 0,
+  };
   let final: ((s: HeavyReaderStats) => void) | undefined;
   child.on("message", (msg: { stats?: HeavyReaderStats; final?: boolean }) => {
     if (msg.stats) Object.assign(stats, msg.stats);

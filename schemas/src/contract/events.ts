@@ -34,6 +34,13 @@ export function natsUrlProblem(url: string): string | undefined {
   return bad === undefined ? undefined : `"${bad}" is not a NATS URL such as nats://127.0.0.1:4222`;
 }
 
+/**
+ * `GET /v1/events` streamed: with this Accept, one event's JSON a line and a closing line
+ * `{"next_after","has_more"}`, up to EVENTS_STREAM_MAX_EVENTS events (services/api README, "Replay").
+ */
+export const EVENTS_NDJSON = "application/x-ndjson";
+export const EVENTS_STREAM_MAX_EVENTS = 100_000;
+
 export const EVENT_TYPES = ["breadcrumb.created", "breadcrumb.updated", "breadcrumb.deleted"] as const;
 export const eventTypeSchema = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof eventTypeSchema>;

@@ -7,8 +7,8 @@ import { spawnApi } from "./api-process.ts";
 
 // One owner reading its large history as hard as it can must not stall another owner or change
 // its answers (SECURITY.md "Bounded work"). The hostile owner keeps 40 breadcrumbs of ~700 KB
-// (28 MB of JSON, a few MB in Postgres) and runs 4 paging loops of /v1/events?limit=1000 and 4 SSE
-// streams from seq 0, over 4 of its keys. Before pages were bounded by bytes and read in the
+// (28 MB of JSON, a few MB in Postgres) and runs 4 paging loops of /v1/events?limit=1000, 2 loops
+// of streamed NDJSON answers of the whole history, and 4 SSE streams from seq 0, over 4 of its keys. Before pages were bounded by bytes and read in the
 // owner's share, the same shape (80 rows) gave the other owner 3 answers in 15 s (p50 5.7 s, a
 // timeout, a 503) and the API 1.2 GB. Asserted: every answer of the calm owner is right (each
 // request is answered, none refused), the API's peak RSS (VmHWM) is under 1 GiB, the hostile owner still gets its
@@ -140,7 +140,7 @@ describe("a hostile reader of its own large history", () => {
     const aloneP99 = p99();
     latencies.length = 0;
 
-    heavy = await spawnHeavyReader({ url: api!.url, tokens: hostileKeys, loops: 4, streams: 4, events: BIG_ROWS });
+    heavy = await spawnHeavyReader({ url: api!.url, tokens: hostileKeys, loops: 4, ndjsonLoops: 2, streams: 4, events: BIG_ROWS });
     // Measure only once the hostile owner is reading: every loop has had pages, a stream caught up.
     await waitFor(() => heavy!.stats.pages >= 8 && heavy!.stats.streamsCaughtUp >= 1, {
       timeout: 120_000,
@@ -154,7 +154,7 @@ describe("a hostile reader of its own large history", () => {
     // The hostile owner is bounded, not broken: one of its loops reads its whole history, page by
     // page. A pass is ~16 pages of ~3.5 MB shared by four loops; the calm rounds alone can end
     // before any loop's first pass does (14 pages in all seen at load 2), so wait for one.
-    await waitFor(() => heavy!.stats.completePasses + heavy!.stats.brokenPasses >= 1, {
+    await waitFor(() => heavy!.stats.completePasses + heavy!.stats.brokenPasses >= 1 && heavy!.stats.streamedPasses >= 1, {
       timeout: 240_000,
       message: "a whole pass of the hostile owner's history",
     });
@@ -164,7 +164,7 @@ describe("a hostile reader of its own large history", () => {
     console.log(
       `hostile-reads: calm p99 ${Math.round(p99())} ms (alone ${Math.round(aloneP99)} ms) over ${latencies.length} requests; ` +
         `API peak RSS ${Math.round(peak / 2 ** 20)} MiB; hostile pages ${stats.pages} (${pagesDuring} during), passes ${stats.completePasses}, ` +
-        `streams caught up ${stats.streamsCaughtUp}, refused ${JSON.stringify(stats.refused)}, largest page ${stats.largestPage} B`,
+        `streamed answers ${stats.streamedAnswers} (${stats.streamedPasses} passes), streams caught up ${stats.streamsCaughtUp}, refused ${JSON.stringify(stats.refused)}, largest page ${stats.largestPage} B`,
     );
 
     expect(pagesDuring).toBeGreaterThan(0);
@@ -174,6 +174,7 @@ describe("a hostile reader of its own large history", () => {
     // Its history came whole, in order.
     expect(stats.brokenPasses).toBe(0);
     expect(stats.completePasses).toBeGreaterThan(0);
+    expect(stats.streamedPasses).toBeGreaterThan(0);
     // Its pages wait their turn (at worst a 429 past the queue), never fail: no 5xx.
     expect(Object.keys(stats.refused).filter((k) => /5\d\d/.test(k))).toEqual([]);
     // ~700 KB rows: 5 fit a 4 MiB page; the event envelopes add a few hundred bytes each.

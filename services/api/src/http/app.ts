@@ -120,6 +120,7 @@ export function createApp(deps: AppDeps) {
     pageMaxBytes,
     keyChanges,
     ownerReads: new OwnerReadGate(deps.ownerReads ?? { reads: 2, bytes: 8 * 1024 * 1024 }, OWNER_READ_QUEUE),
+    reportError: (msg, err) => reportError(msg, err, undefined),
   };
   const authFailures = authFailureLimiter(deps.authFailRateLimit);
 

@@ -28,4 +28,6 @@ export interface RouteDeps {
   pageMaxBytes: number;
   /** Heavy reads per owner: every page read (lists, history, events, SSE) takes its turn here. */
   ownerReads: OwnerReadGate;
+  /** Logs a failure the error handler cannot answer (an answer already streaming). */
+  reportError: (msg: string, err: unknown) => void;
 }

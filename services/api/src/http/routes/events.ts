@@ -9,10 +9,29 @@ import { ownerRead } from "../owner-read.ts";
 import { conditionalJson, contentEtag } from "../conditional.ts";
 import { BreadcrumbEvent, errors, etagHeader, ifNoneMatchHeader, json, notModified, selectorQuery } from "../openapi/components.ts";
 import { apiRoute, defineRoute, newRouter } from "../openapi/define.ts";
+import { NDJSON, ndjsonEvents, wantsNdjson } from "../ndjson-events.ts";
+import { STREAM_STEPS } from "../../store/event-lines.ts";
+import { EVENTS_STREAM_MAX_EVENTS as STREAM_MAX_EVENTS } from "@crumbs/schemas";
 
 const seqParam = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const timeParam = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
 const after = seqParam.optional().openapi({ description: "Only events with a larger seq" });
+/** The largest `limit` of a JSON page; a streamed answer takes up to STREAM_MAX_EVENTS. */
+const PAGE_MAX_EVENTS = 1_000;
+
+const streamedDescription =
+  `With \`Accept: ${NDJSON}\` the answer is streamed as Postgres reads it: one line per event (the same BreadcrumbEvent JSON ` +
+  `a page's items hold, byte for byte), then a closing line \`{"next_after": <seq|null>, "has_more": <bool>}\` that says ` +
+  `where to continue, as a page does. \`limit\` may then be up to ${STREAM_MAX_EVENTS}; the answer ends earlier after ` +
+  `${STREAM_STEPS} page reads (each bounded like a page in rows scanned and in bytes, a third of CRUMBS_PAGE_MAX_BYTES). ` +
+  "No ETag (If-None-Match is not checked). A failure after the answer started is a last line `{error, message}` " +
+  "instead of the closing line: an answer without a closing line is incomplete, resume from the last event's seq.";
+
+/** The page's answer documented with its streamed form beside it (no ETag there). */
+function withNdjson<R extends { content: Record<string, unknown> }>(page: R): R {
+  const lines = z.string().openapi({ description: "NDJSON: one BreadcrumbEvent a line, then {next_after, has_more}" });
+  return { ...page, content: { ...page.content, [NDJSON]: { schema: lines } } };
+}
 
 const routes = {
   list: apiRoute({
@@ -21,6 +40,7 @@ const routes = {
     operationId: "listEvents",
     tags: ["events"],
     summary: "Past events in seq order (replay)",
+    description: streamedDescription,
     scope: "read",
     parameters: [ifNoneMatchHeader, selectorQuery],
     request: {
@@ -28,18 +48,20 @@ const routes = {
         after,
         since: timeParam.optional().openapi({ type: "string", format: "date-time", description: "ISO time; ignored with after" }),
         until: timeParam.optional().openapi({ type: "string", format: "date-time", description: "ISO time, exclusive" }),
-              limit: limitParam(1_000, 100),
+        limit: limitParam(STREAM_MAX_EVENTS, 100).openapi({ description: `At most ${PAGE_MAX_EVENTS} for a JSON page, ${STREAM_MAX_EVENTS} streamed` }),
       }),
     },
     responses: {
-      200: json(
-        z.object({
-          items: z.array(BreadcrumbEvent),
-          next_after: z.number().int().nullable().openapi({ description: "Pass as `after` to continue: the last seq examined" }),
-          has_more: z.boolean(),
-        }),
-        "A page of events",
-        etagHeader,
+      200: withNdjson(
+        json(
+          z.object({
+            items: z.array(BreadcrumbEvent),
+            next_after: z.number().int().nullable().openapi({ description: "Pass as `after` to continue: the last seq examined" }),
+            has_more: z.boolean(),
+          }),
+          "A page of events (or, with Accept: application/x-ndjson, the streamed lines described above)",
+          etagHeader,
+        ),
       ),
       304: notModified,
       ...errors(400, 422, 503),
@@ -74,6 +96,14 @@ export function eventRoutes(deps: RouteDeps) {
   defineRoute(app, routes.list, async (c, { query: q }) => {
     const { owner } = c.get("principal");
     const selector = selectorParam(c.req.query("selector"));
+    c.header("Vary", "Accept");
+    if (wantsNdjson(c.req.header("accept"))) {
+      const q2 = { after: q.after, since: q.since, until: q.until, selector, limit: q.limit, pageMaxBytes: deps.pageMaxBytes };
+      return ndjsonEvents({ ...deps, log: deps.reportError }, owner, q2);
+    }
+    if (q.limit > PAGE_MAX_EVENTS) {
+      throw new InvalidRequestError(`limit: at most ${PAGE_MAX_EVENTS} for a page (${STREAM_MAX_EVENTS} with Accept: ${NDJSON})`);
+    }
     return ownerRead(deps, owner, async () => {
       const page = await listEvents(deps.database.db, owner, {
         after: q.after,
