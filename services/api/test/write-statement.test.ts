@@ -54,7 +54,7 @@ describe("one-statement writes", () => {
     );
   const outboxOf = (id: string) =>
     rows<{ seq: string; subject: string; msg_id: string; payload: Record<string, unknown> }>(
-      sql`select seq::text as seq, subject, msg_id, payload from outbox where payload->>'id' = ${id} order by seq`,
+      sql`select seq::text as seq, subject, msg_id, payload::jsonb as payload from outbox where payload::jsonb->>'id' = ${id} order by seq`,
     );
   const owner = "default";
   const create = (body: Record<string, unknown>, idempotency?: { key: string; fingerprint: string }) =>
@@ -102,7 +102,7 @@ describe("one-statement writes", () => {
     // The event each write hands to the relay is its outbox row as the relay would read it, and
     // names the owner's previous seq (the first write of this database's owner has none).
     const texts = await rows<{ seq: string; payload: string }>(
-      sql`select seq::text as seq, payload::text as payload from outbox where payload->>'id' = ${id} order by seq`,
+      sql`select seq::text as seq, payload from outbox where payload::jsonb->>'id' = ${id} order by seq`,
     );
     expect(handed.map((e) => ({ seq: e.seq, subject: e.subject, msg_id: e.msg_id, payload: e.payload }))).toEqual(
       o.map((r, i) => ({ seq: r.seq, subject: r.subject, msg_id: r.msg_id, payload: texts[i]!.payload })),
