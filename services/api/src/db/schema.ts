@@ -93,8 +93,6 @@ export const outbox = pgTable(
       .references(() => breadcrumbHistory.seq),
     subject: text("subject").notNull(),
     msg_id: text("msg_id").notNull(),
-    /** The event's JSON text (the history row's event_json), published as it is. */
-    payload: text("payload").notNull(),
     created_at: ts("created_at").notNull().defaultNow(),
   },
 );
@@ -114,8 +112,6 @@ export const outboxParked = pgTable(
     owner: text("owner").notNull(),
     subject: text("subject").notNull(),
     msg_id: text("msg_id").notNull(),
-    /** The event's JSON text (the history row's event_json), published as it is. */
-    payload: text("payload").notNull(),
     reason: text("reason").notNull(),
     created_at: ts("created_at").notNull(),
     parked_at: ts("parked_at").notNull().defaultNow(),

@@ -120,21 +120,19 @@ function writeStatement(shape: Shape, mutation: SQL, v: StatementValues): SQL {
              crumbs_event_json(s.seq, ${v.type}::text, b.id, b.owner, b.schema_name, b.version, ${v.at}::timestamptz, ${v.changed}::jsonb, b.j)
       FROM s, b RETURNING seq, event_json
     ), o AS (
-      -- The outbox carries the history row's text: one definition of the event's bytes for the
-      -- bus and replay (building a second jsonb copy and turning it back into text was two more
-      -- passes over the 2-3 KB breadcrumb per write).
-      INSERT INTO outbox (seq, subject, msg_id, payload)
-      SELECT h.seq, ${v.subjectPrefix}::text || b.schema_name,
-             b.id::text || ':' || b.version::text || ':' || ${v.type}::text, h.event_json
-      FROM h, b RETURNING seq, subject, msg_id, payload
+      -- The outbox row names its history row (the relay publishes that row's event_json): the
+      -- event's bytes are stored once, and the write does not compress and TOAST a second 2-3 KB copy.
+      INSERT INTO outbox (seq, subject, msg_id)
+      SELECT h.seq, ${v.subjectPrefix}::text || b.schema_name, b.id::text || ':' || b.version::text || ':' || ${v.type}::text
+      FROM h, b RETURNING seq, subject, msg_id
     ), c AS (${countCte(sql`${v.type}::text`, sql`SELECT b.owner, b.schema_name FROM b`, sql`s`)})
     SELECT ${BODY_TEXT} AS body, b.id::text AS id, b.version, b.schema_name,
            -- A row change must never commit without its event: should the chain ever yield no
            -- outbox row, fail the statement (and so roll it all back) instead of answering.
            CASE WHEN o.seq IS NULL THEN ('no event written for ' || b.id::text)::bigint
                 ELSE o.seq END::text AS seq,
-           o.subject, o.msg_id, o.payload, s.prev_seq::text AS prev_seq
-    FROM b LEFT JOIN o ON true LEFT JOIN s ON true`;
+           o.subject, o.msg_id, h.event_json AS payload, s.prev_seq::text AS prev_seq
+    FROM b LEFT JOIN o ON true LEFT JOIN s ON true LEFT JOIN h ON true`;
 }
 
 /**
