@@ -7,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from "@crumbs/testkit";
 import { rowsOf, type Database } from "../src/db/database.ts";
 import { migrationsFolder } from "../src/db/migrate.ts";
 import { openDatabase } from "../src/db/open.ts";
+import { batchOf, readLocking, type ReadRow } from "../src/outbox/relay-statements.ts";
 import { columnCompression, serverHasLz4 } from "./compression.ts";
 
 /** The migrations folder as an older release shipped it: its first `count` migrations. */
@@ -66,9 +67,16 @@ describe("upgrading a database of an older release", () => {
     ]);
     const columns = await rows<{ name: string }>(sql`
       select attname as name from pg_attribute where attrelid = 'outbox'::regclass and attnum > 0 and not attisdropped`);
-    expect(columns.map((c) => c.name).sort()).toEqual(["created_at", "msg_id", "payload", "seq", "subject"]);
-    expect(await columnCompression(database.db, [["outbox", "payload"]])).toEqual([
-      { col: "outbox.payload", method: (await serverHasLz4(database.db)) ? "l" : "" },
+    // The event stays in the history row the outbox row names (migration 0013): the relay reads the
+    // row that waited through the upgrade with its event, built from a history row older than event_json.
+    const client = (database.db as unknown as { $client: { unsafe(text: string, params: unknown[]): Promise<ReadRow[]> } }).$client;
+    const read = readLocking(10);
+    const [waiting] = batchOf(await client.unsafe(read.text, read.params)).rows;
+    expect(waiting?.seq).toBe("2");
+    expect(JSON.parse(waiting!.payload)).toMatchObject({ seq: 2, type: "breadcrumb.created", owner: "o", schema_name: "note.v1", version: 1, breadcrumb: {} });
+    expect(columns.map((c) => c.name).sort()).toEqual(["created_at", "msg_id", "seq", "subject"]);
+    expect(await columnCompression(database.db, [["breadcrumb_history", "breadcrumb"]])).toEqual([
+      { col: "breadcrumb_history.breadcrumb", method: (await serverHasLz4(database.db)) ? "l" : "" },
     ]);
   });
 });

@@ -76,7 +76,6 @@ export const breadcrumbHistory = pgTable(
     // One breadcrumb's history, and one owner's events (also the SSE backfill), in HISTORY_ORDER.
     index("history_breadcrumb_idx").on(t.breadcrumb_id, ...indexKeys(t, HISTORY_ORDER)),
     index("history_owner_seq_idx").on(t.owner, ...indexKeys(t, HISTORY_ORDER)),
-    index("history_owner_at_idx").on(t.owner, t.at),
     // Retention walks one schema's history per breadcrumb, newest first.
     index("history_schema_breadcrumb_idx").on(t.schema_name, t.breadcrumb_id, t.seq),
   ],
@@ -94,7 +93,6 @@ export const outbox = pgTable(
       .references(() => breadcrumbHistory.seq),
     subject: text("subject").notNull(),
     msg_id: text("msg_id").notNull(),
-    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
     created_at: ts("created_at").notNull().defaultNow(),
   },
 );
@@ -114,7 +112,6 @@ export const outboxParked = pgTable(
     owner: text("owner").notNull(),
     subject: text("subject").notNull(),
     msg_id: text("msg_id").notNull(),
-    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
     reason: text("reason").notNull(),
     created_at: ts("created_at").notNull(),
     parked_at: ts("parked_at").notNull().defaultNow(),

@@ -39,9 +39,9 @@ export async function retryParked(db: Executor, seq?: number): Promise<number[]>
       : sql`owner = (select owner from outbox_parked where seq = ${seq}) and seq >= ${seq}`;
   const rows = rowsOf<{ seq: string }>(
     await db.execute(sql`
-      with moved as (delete from outbox_parked where ${where} returning seq, subject, msg_id, payload, created_at)
-      insert into outbox (seq, subject, msg_id, payload, created_at)
-      select seq, subject, msg_id, payload, created_at from moved
+      with moved as (delete from outbox_parked where ${where} returning seq, subject, msg_id, created_at)
+      insert into outbox (seq, subject, msg_id, created_at)
+      select seq, subject, msg_id, created_at from moved
       returning seq::text as seq`),
   );
   return rows.map((r) => Number(r.seq)).sort((a, b) => a - b);

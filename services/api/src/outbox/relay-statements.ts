@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { eventJsonOf } from "../store/event-json.ts";
 import type { OutboxRow, ToPark } from "./batch.ts";
 
 // The relay's SQL, once, for both stores: postgres-js runs the text as named prepared statements
@@ -35,15 +36,16 @@ export interface ReadRow {
 const read = (guard: string) => `
   with lock as (select ${guard} as ok),
   batch as (
-    select seq, subject, msg_id, payload, created_at from outbox
-    where (select ok from lock) and seq <> all(string_to_array($2::text, ',')::bigint[])
-    order by seq limit $3::int),
+    select o.seq, o.subject, o.msg_id, ${eventJsonOf("h")} as payload, o.created_at
+    from outbox o join breadcrumb_history h on h.seq = o.seq
+    where (select ok from lock) and o.seq <> all(string_to_array($2::text, ',')::bigint[])
+    order by o.seq limit $3::int),
   held as (
     select jsonb_object_agg(owner, seq::text) as held
     from (select owner, min(seq) as seq from outbox_parked group by owner) p
     where exists (select 1 from batch))
   select (select ok from lock) as ok, pg_backend_pid() as pid, (select held::text from held) as held,
-         r.seq::text as seq, r.subject, r.msg_id, r.payload::text as payload,
+         r.seq::text as seq, r.subject, r.msg_id, r.payload,
          (extract(epoch from clock_timestamp() - r.created_at) * 1000)::float8 as waited_ms
   from (select 1) one left join batch r on true
   order by r.seq`;
@@ -76,9 +78,9 @@ const PARK = `
   with p as (select * from jsonb_to_recordset($1::text::jsonb) as x(seq bigint, owner text, reason text)),
   moved as (
     delete from outbox o using p where o.seq = p.seq and pg_backend_pid() = $2::int
-    returning o.seq, o.subject, o.msg_id, o.payload, o.created_at)
-  insert into outbox_parked (seq, owner, subject, msg_id, payload, reason, created_at)
-  select m.seq, p.owner, m.subject, m.msg_id, m.payload, p.reason, m.created_at from moved m join p on p.seq = m.seq`;
+    returning o.seq, o.subject, o.msg_id, o.created_at)
+  insert into outbox_parked (seq, owner, subject, msg_id, reason, created_at)
+  select m.seq, p.owner, m.subject, m.msg_id, p.reason, m.created_at from moved m join p on p.seq = m.seq`;
 
 /** Moves rows to the dead-letter table (outbox_parked), with their reasons. */
 export function park(pid: number, parked: readonly ToPark[]): Statement {

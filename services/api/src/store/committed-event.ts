@@ -2,7 +2,8 @@
 // producer so that the store depends on nothing of the outbox.
 
 /**
- * An outbox row as the write that committed it returned it, handed to the relay in memory
+ * An outbox row as the write that committed it returned it, with its event's text (its history row's
+ * event_json, the bytes the relay publishes), handed to the relay in memory
  * (the relay's offer, outbox/relay.ts), with the owner's previous seq, which tells the relay whether it may
  * publish the event without reading the outbox (outbox/relay.ts).
  */

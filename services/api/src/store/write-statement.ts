@@ -75,7 +75,7 @@ export interface WrittenRow {
 }
 
 /** The values a write statement binds besides its mutation's: SQL params, or placeholders for the template. */
-const VALUE_NAMES = ["owner", "type", "eventType", "at", "subjectPrefix", "idemKey", "idemFingerprint", "idemStatus", "changed"] as const;
+const VALUE_NAMES = ["owner", "type", "at", "subjectPrefix", "idemKey", "idemFingerprint", "idemStatus", "changed"] as const;
 type StatementValues = Record<(typeof VALUE_NAMES)[number], unknown>;
 
 /** What changes the statement's text (the rest is parameters): the idempotency row, and whether it stores a body. */
@@ -118,24 +118,21 @@ function writeStatement(shape: Shape, mutation: SQL, v: StatementValues): SQL {
       INSERT INTO breadcrumb_history (seq, breadcrumb_id, owner, version, event, schema_name, tags, breadcrumb, at, changed, event_json)
       SELECT s.seq, b.id, b.owner, b.version, ${v.type}::text, b.schema_name, b.tags, b.j, ${v.at}::timestamptz, ${v.changed}::jsonb,
              crumbs_event_json(s.seq, ${v.type}::text, b.id, b.owner, b.schema_name, b.version, ${v.at}::timestamptz, ${v.changed}::jsonb, b.j)
-      FROM s, b RETURNING seq
+      FROM s, b RETURNING seq, event_json
     ), o AS (
-      INSERT INTO outbox (seq, subject, msg_id, payload)
-      SELECT h.seq, ${v.subjectPrefix}::text || b.schema_name,
-             b.id::text || ':' || b.version::text || ':' || ${v.type}::text,
-             jsonb_build_object('seq', h.seq, 'type', ${v.eventType}::text, 'id', b.id, 'owner', b.owner,
-               'schema_name', b.schema_name, 'title', b.j -> 'title', 'tags', b.j -> 'tags',
-               'version', b.version, 'at', ${v.at}::text, 'breadcrumb', b.j)
-             || CASE WHEN ${v.changed}::jsonb IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('changed', ${v.changed}::jsonb) END
-      FROM h, b RETURNING seq, subject, msg_id, payload::text AS payload
+      -- The outbox row names its history row (the relay publishes that row's event_json): the
+      -- event's bytes are stored once, and the write does not compress and TOAST a second 2-3 KB copy.
+      INSERT INTO outbox (seq, subject, msg_id)
+      SELECT h.seq, ${v.subjectPrefix}::text || b.schema_name, b.id::text || ':' || b.version::text || ':' || ${v.type}::text
+      FROM h, b RETURNING seq, subject, msg_id
     ), c AS (${countCte(sql`${v.type}::text`, sql`SELECT b.owner, b.schema_name FROM b`, sql`s`)})
     SELECT ${BODY_TEXT} AS body, b.id::text AS id, b.version, b.schema_name,
            -- A row change must never commit without its event: should the chain ever yield no
            -- outbox row, fail the statement (and so roll it all back) instead of answering.
            CASE WHEN o.seq IS NULL THEN ('no event written for ' || b.id::text)::bigint
                 ELSE o.seq END::text AS seq,
-           o.subject, o.msg_id, o.payload, s.prev_seq::text AS prev_seq
-    FROM b LEFT JOIN o ON true LEFT JOIN s ON true`;
+           o.subject, o.msg_id, h.event_json AS payload, s.prev_seq::text AS prev_seq
+    FROM b LEFT JOIN o ON true LEFT JOIN s ON true LEFT JOIN h ON true`;
 }
 
 /**
@@ -150,7 +147,6 @@ export async function executeWrite(db: Executor, w: WriteStatement): Promise<Wri
   const values: StatementValues = {
     owner: w.owner,
     type: w.type,
-    eventType: `breadcrumb.${w.type}`,
     at: w.at,
     subjectPrefix,
     idemKey: idem?.key ?? null,

@@ -6,6 +6,7 @@ import { breadcrumbHistory as h } from "../../db/schema.ts";
 import type { PageBudget } from "./page-budget.ts";
 import { INLINE_JSON_BYTES } from "./sized-read.ts";
 import { nextLargeSized, stepOutcome, type StepRow } from "./history-step.ts";
+import { eventJsonOf } from "../event-json.ts";
 
 /** A history row on a page: its seq and event type, and its JSON text (what `text` asked for). */
 export interface HistoryPageRow {
@@ -24,7 +25,7 @@ export type HistoryText = "event" | "breadcrumb";
  * conversion, about 55% of Postgres's time per page of 1.3 KB events (and, before it, building
  * the text in JS cost the API's main thread more than the rest of the page).
  */
-const EVENT_JSON = sql.raw(`coalesce(event_json, crumbs_event_json(seq, event, breadcrumb_id, owner, schema_name, version, at, changed, breadcrumb))`);
+const EVENT_JSON = sql.raw(eventJsonOf());
 
 /**
  * One step of a page as ONE statement: the next `wanted + 1` rows after `after`, each sized, the
