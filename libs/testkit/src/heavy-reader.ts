@@ -41,18 +41,20 @@ export interface HeavyReader {
   stop(): Promise<HeavyReaderStats>;
 }
 
+const emptyStats = (): HeavyReaderStats => ({
+  pages: 0,
+  refused: {},
+  completePasses: 0,
+  brokenPasses: 0,
+  largestPage: 0,
+  largestMultiEventPage: 0,
+  streamsCaughtUp: 0,
+  streamedAnswers: 0,
+  streamedPasses: 0,
+});
+
 export function startHeavyReader(opts: HeavyReaderOptions): HeavyReader {
-  const stats: HeavyReaderStats = {
-    pages: 0,
-    refused: {},
-    completePasses: 0,
-    brokenPasses: 0,
-    largestPage: 0,
-    largestMultiEventPage: 0,
-    streamsCaughtUp: 0,
-    streamedAnswers: 0,
-    streamedPasses: 0,
-  };
+  const stats = emptyStats();
   const stop = new AbortController();
   const token = (i: number) => opts.tokens[i % opts.tokens.length] as string;
   const refuse = (why: string) => (stats.refused[why] = (stats.refused[why] ?? 0) + 1);
@@ -194,17 +196,7 @@ export function startHeavyReader(opts: HeavyReaderOptions): HeavyReader {
 export async function spawnHeavyReader(opts: HeavyReaderOptions): Promise<HeavyReader> {
   const { fork } = await import("node:child_process");
   const child = fork(new URL("./heavy-reader-main.ts", import.meta.url).pathname, [], { execArgv: ["--import", "tsx"], stdio: "inherit" });
-  const stats: HeavyReaderStats = {
-    pages: 0,
-    refused: {},
-    completePasses: 0,
-    brokenPasses: 0,
-    largestPage: 0,
-    largestMultiEventPage: 0,
-    streamsCaughtUp: 0,
-    streamedAnswers: 0,
-    streamedPasses: 0,
-  };
+  const stats = emptyStats();
   let final: ((s: HeavyReaderStats) => void) | undefined;
   child.on("message", (msg: { stats?: HeavyReaderStats; final?: boolean }) => {
     if (msg.stats) Object.assign(stats, msg.stats);
