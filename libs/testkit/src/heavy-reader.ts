@@ -58,6 +58,12 @@ export function startHeavyReader(opts: HeavyReaderOptions): HeavyReader {
   const stop = new AbortController();
   const token = (i: number) => opts.tokens[i % opts.tokens.length] as string;
   const refuse = (why: string) => (stats.refused[why] = (stats.refused[why] ?? 0) + 1);
+  /** A pass read the history to its end: complete when it holds every event once, in seq order. */
+  const passEnded = (seqs: readonly number[]) => {
+    const ordered = seqs.every((s, k) => k === 0 || s > (seqs[k - 1] as number));
+    if (ordered && seqs.length === opts.events) stats.completePasses++;
+    else stats.brokenPasses++;
+  };
 
   const loop = async (i: number) => {
     while (!stop.signal.aborted) {
@@ -83,9 +89,7 @@ export function startHeavyReader(opts: HeavyReaderOptions): HeavyReader {
         if (page.items.length > 1) stats.largestMultiEventPage = Math.max(stats.largestMultiEventPage, text.length);
         seqs.push(...page.items.map((e) => e.seq));
         if (!page.has_more || page.next_after === null) {
-          const ordered = seqs.every((s, k) => k === 0 || s > (seqs[k - 1] as number));
-          if (ordered && seqs.length === opts.events) stats.completePasses++;
-          else stats.brokenPasses++;
+          passEnded(seqs);
           break;
         }
         after = page.next_after;
@@ -124,10 +128,8 @@ export function startHeavyReader(opts: HeavyReaderOptions): HeavyReader {
         stats.streamedAnswers++;
         for (const l of lines) seqs.push((JSON.parse(l) as { seq: number }).seq);
         if (!closing.has_more || closing.next_after === null || closing.next_after === undefined) {
-          const ordered = seqs.every((s, k) => k === 0 || s > (seqs[k - 1] as number));
           stats.streamedPasses++;
-          if (ordered && seqs.length === opts.events) stats.completePasses++;
-          else stats.brokenPasses++;
+          passEnded(seqs);
           break;
         }
         after = closing.next_after;

@@ -40,6 +40,8 @@ export function natsUrlProblem(url: string): string | undefined {
  */
 export const EVENTS_NDJSON = "application/x-ndjson";
 export const EVENTS_STREAM_MAX_EVENTS = 100_000;
+/** The largest `limit` of a JSON page of `GET /v1/events`, and the rows of each step of a streamed answer. */
+export const EVENTS_PAGE_MAX_EVENTS = 1_000;
 
 export const EVENT_TYPES = ["breadcrumb.created", "breadcrumb.updated", "breadcrumb.deleted"] as const;
 export const eventTypeSchema = z.enum(EVENT_TYPES);

@@ -4,18 +4,15 @@ import type { Database } from "../db/database.ts";
 import type { OwnerReadGate } from "../limits/owner-read-gate.ts";
 import { errorBody } from "./errors.ts";
 
-/** The media type of a streamed `/v1/events` answer: one event's JSON a line, then the closing line. */
-export const NDJSON = EVENTS_NDJSON;
-
 /** Whether the request asks for the streamed answer (an Accept naming NDJSON). */
-export const wantsNdjson = (accept: string | undefined) => accept !== undefined && accept.toLowerCase().includes(NDJSON);
+export const wantsNdjson = (accept: string | undefined) => accept !== undefined && accept.toLowerCase().includes(EVENTS_NDJSON);
 
 export interface NdjsonDeps {
   database: Database;
   ownerReads: OwnerReadGate;
   pageMaxBytes: number;
   /** Logs a failure after the answer started (its status is already sent). */
-  log: (msg: string, err: unknown) => void;
+  reportError: (msg: string, err: unknown) => void;
 }
 
 /**
@@ -63,7 +60,7 @@ export async function ndjsonEvents(deps: NdjsonDeps, owner: string, q: EventStep
           release();
         } catch (err) {
           const known = err instanceof CrumbsError;
-          if (!known) deps.log("streamed /v1/events failed", err);
+          if (!known) deps.reportError("streamed /v1/events failed", err);
           const line = known ? errorBody(err.code, err.message, err.details) : errorBody("internal", "internal error");
           controller.enqueue(Buffer.from(`${JSON.stringify(line)}\n`));
           controller.close();
@@ -79,6 +76,6 @@ export async function ndjsonEvents(deps: NdjsonDeps, owner: string, q: EventStep
   );
   return new Response(body, {
     status: 200,
-    headers: { "Content-Type": NDJSON, "Cache-Control": "private, no-cache", Vary: "Accept" },
+    headers: { "Content-Type": EVENTS_NDJSON, "Cache-Control": "private, no-cache", Vary: "Accept" },
   });
 }

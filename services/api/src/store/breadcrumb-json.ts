@@ -25,3 +25,6 @@ export function breadcrumbFromRow(row: BreadcrumbRow): Breadcrumb {
 export function iso(d: Date | string): string {
   return (d instanceof Date ? d : new Date(d)).toISOString();
 }
+
+/** `expires_at` for a `ttl_seconds` given at `now` (a create, or a PATCH that extends the expiry). */
+export const expiresAfter = (now: Date, ttlSeconds: number): string => iso(new Date(now.getTime() + ttlSeconds * 1000));

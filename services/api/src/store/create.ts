@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { createBreadcrumbBodySchema } from "@crumbs/schemas";
 import { breadcrumbs } from "../db/schema.ts";
 import { KeyConflictError } from "../errors.ts";
-import { iso } from "./breadcrumb-json.ts";
+import { expiresAfter, iso } from "./breadcrumb-json.ts";
 import type { IdempotencyInput } from "./idempotency.ts";
 import { textArray } from "./sql-helpers.ts";
 import type { StoreDeps } from "./store-deps.ts";
@@ -21,7 +21,7 @@ export async function createBreadcrumb(
   return runWrite(deps, owner, idempotency, async () => {
     const now = deps.now();
     const at = iso(now);
-    const expiresAt = body.ttl_seconds != null ? iso(new Date(now.getTime() + body.ttl_seconds * 1000)) : null;
+    const expiresAt = body.ttl_seconds != null ? expiresAfter(now, body.ttl_seconds) : null;
     const written = await executeWrite(deps.database.db, {
       owner,
       type: "created",

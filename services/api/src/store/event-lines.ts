@@ -1,3 +1,4 @@
+import { EVENTS_PAGE_MAX_EVENTS } from "@crumbs/schemas";
 import type { Executor } from "../db/database.ts";
 import { listEvents, type EventJson, type EventPage, type EventQuery } from "./events.ts";
 import { RowPacer } from "./work.ts";
@@ -10,8 +11,6 @@ import { stepBoundary } from "./paging/step-boundary.ts";
  */
 export const STREAM_STEPS = 100;
 
-/** Rows one step reads: the largest page of `/v1/events`. */
-const STEP_ROWS = 1_000;
 
 const NL = Buffer.from("\n");
 
@@ -74,7 +73,7 @@ export class EventSteps {
     this.left = q.limit;
     this.stepBytes = Math.max(1, Math.floor(q.pageMaxBytes / 3));
     this.readsAhead = !q.selector && !q.until && !(q.after === undefined && q.since);
-    this.pending = this.read(q.after, q.since, Math.min(STEP_ROWS, this.left));
+    this.pending = this.read(q.after, q.since, Math.min(EVENTS_PAGE_MAX_EVENTS, this.left));
     this.readAhead(this.pending);
   }
 
@@ -91,7 +90,7 @@ export class EventSteps {
     const ahead = this.ahead;
     this.ahead = undefined;
     if (more && !this.stopped) {
-      const limit = Math.min(STEP_ROWS, this.left);
+      const limit = Math.min(EVENTS_PAGE_MAX_EVENTS, this.left);
       this.pending = ahead && ahead.after === cursor && ahead.limit === limit ? ahead : this.read(cursor, undefined, limit);
       this.readAhead(this.pending);
     } else {
@@ -113,7 +112,7 @@ export class EventSteps {
     stepBoundary(this.db, this.owner, step.after, step.limit, this.stepBytes).then(
       (end) => {
         if (!end || this.stopped || this.pending !== step || left - end.rows <= 0) return;
-        this.ahead = this.read(end.seq, undefined, Math.min(STEP_ROWS, left - end.rows));
+        this.ahead = this.read(end.seq, undefined, Math.min(EVENTS_PAGE_MAX_EVENTS, left - end.rows));
       },
       () => {},
     );

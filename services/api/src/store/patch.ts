@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { Breadcrumb, patchBreadcrumbBodySchema } from "@crumbs/schemas";
 import { breadcrumbs } from "../db/schema.ts";
 import { NotFoundError, VersionMismatchError } from "../errors.ts";
-import { iso } from "./breadcrumb-json.ts";
+import { expiresAfter, iso } from "./breadcrumb-json.ts";
 import { notExpired } from "./read.ts";
 import { rememberContext } from "./recent-contexts.ts";
 import { textArray } from "./sql-helpers.ts";
@@ -34,13 +34,14 @@ export async function patchBreadcrumb(
   const { db } = deps.database;
   const guard = args.validate && body.context !== undefined ? schemaGuard(args.validate, body.context) : undefined;
   return runWrite(deps, owner, idempotency, async () => {
-    const at = iso(deps.now());
+    const now = deps.now();
+    const at = iso(now);
     const set: SQL[] = [sql`version = version + 1`, sql`updated_at = ${at}::timestamptz`, sql`updated_by = ${actor}`];
     if (body.title !== undefined) set.push(sql`title = ${body.title}`);
     if (body.tags !== undefined) set.push(sql`tags = ${textArray(body.tags)}`);
     if (body.context !== undefined) set.push(sql`context = ${JSON.stringify(body.context)}::jsonb`);
     if (body.llm_hints !== undefined) set.push(sql`llm_hints = ${jsonbOrNull(body.llm_hints)}`);
-    if (body.ttl_seconds !== undefined) set.push(sql`expires_at = ${iso(new Date(Date.parse(at) + body.ttl_seconds * 1000))}::timestamptz`);
+    if (body.ttl_seconds !== undefined) set.push(sql`expires_at = ${expiresAfter(now, body.ttl_seconds)}::timestamptz`);
     const written = await executeWrite(db, {
       owner,
       type: "updated",

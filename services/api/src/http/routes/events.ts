@@ -9,20 +9,18 @@ import { ownerRead } from "../owner-read.ts";
 import { conditionalJson, contentEtag } from "../conditional.ts";
 import { BreadcrumbEvent, errors, etagHeader, ifNoneMatchHeader, json, notModified, selectorQuery } from "../openapi/components.ts";
 import { apiRoute, defineRoute, newRouter } from "../openapi/define.ts";
-import { NDJSON, ndjsonEvents, wantsNdjson } from "../ndjson-events.ts";
+import { ndjsonEvents, wantsNdjson } from "../ndjson-events.ts";
 import { STREAM_STEPS } from "../../store/event-lines.ts";
-import { EVENTS_STREAM_MAX_EVENTS as STREAM_MAX_EVENTS } from "@crumbs/schemas";
+import { EVENTS_NDJSON, EVENTS_PAGE_MAX_EVENTS, EVENTS_STREAM_MAX_EVENTS } from "@crumbs/schemas";
 
 const seqParam = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const timeParam = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
 const after = seqParam.optional().openapi({ description: "Only events with a larger seq" });
-/** The largest `limit` of a JSON page; a streamed answer takes up to STREAM_MAX_EVENTS. */
-const PAGE_MAX_EVENTS = 1_000;
 
 const streamedDescription =
-  `With \`Accept: ${NDJSON}\` the answer is streamed as Postgres reads it: one line per event (the same BreadcrumbEvent JSON ` +
+  `With \`Accept: ${EVENTS_NDJSON}\` the answer is streamed as Postgres reads it: one line per event (the same BreadcrumbEvent JSON ` +
   `a page's items hold, byte for byte), then a closing line \`{"next_after": <seq|null>, "has_more": <bool>}\` that says ` +
-  `where to continue, as a page does. \`limit\` may then be up to ${STREAM_MAX_EVENTS}; the answer ends earlier after ` +
+  `where to continue, as a page does. \`limit\` may then be up to ${EVENTS_STREAM_MAX_EVENTS}; the answer ends earlier after ` +
   `${STREAM_STEPS} page reads (each bounded like a page in rows scanned and in bytes, a third of CRUMBS_PAGE_MAX_BYTES). ` +
   "No ETag (If-None-Match is not checked). A failure after the answer started is a last line `{error, message}` " +
   "instead of the closing line: an answer without a closing line is incomplete, resume from the last event's seq.";
@@ -30,7 +28,7 @@ const streamedDescription =
 /** The page's answer documented with its streamed form beside it (no ETag there). */
 function withNdjson<R extends { content: Record<string, unknown> }>(page: R): R {
   const lines = z.string().openapi({ description: "NDJSON: one BreadcrumbEvent a line, then {next_after, has_more}" });
-  return { ...page, content: { ...page.content, [NDJSON]: { schema: lines } } };
+  return { ...page, content: { ...page.content, [EVENTS_NDJSON]: { schema: lines } } };
 }
 
 const routes = {
@@ -48,7 +46,7 @@ const routes = {
         after,
         since: timeParam.optional().openapi({ type: "string", format: "date-time", description: "ISO time; ignored with after" }),
         until: timeParam.optional().openapi({ type: "string", format: "date-time", description: "ISO time, exclusive" }),
-        limit: limitParam(STREAM_MAX_EVENTS, 100).openapi({ description: `At most ${PAGE_MAX_EVENTS} for a JSON page, ${STREAM_MAX_EVENTS} streamed` }),
+        limit: limitParam(EVENTS_STREAM_MAX_EVENTS, 100).openapi({ description: `At most ${EVENTS_PAGE_MAX_EVENTS} for a JSON page, ${EVENTS_STREAM_MAX_EVENTS} streamed` }),
       }),
     },
     responses: {
@@ -99,10 +97,10 @@ export function eventRoutes(deps: RouteDeps) {
     c.header("Vary", "Accept");
     if (wantsNdjson(c.req.header("accept"))) {
       const q2 = { after: q.after, since: q.since, until: q.until, selector, limit: q.limit, pageMaxBytes: deps.pageMaxBytes };
-      return ndjsonEvents({ ...deps, log: deps.reportError }, owner, q2);
+      return ndjsonEvents(deps, owner, q2);
     }
-    if (q.limit > PAGE_MAX_EVENTS) {
-      throw new InvalidRequestError(`limit: at most ${PAGE_MAX_EVENTS} for a page (${STREAM_MAX_EVENTS} with Accept: ${NDJSON})`);
+    if (q.limit > EVENTS_PAGE_MAX_EVENTS) {
+      throw new InvalidRequestError(`limit: at most ${EVENTS_PAGE_MAX_EVENTS} for a page (${EVENTS_STREAM_MAX_EVENTS} with Accept: ${EVENTS_NDJSON})`);
     }
     return ownerRead(deps, owner, async () => {
       const page = await listEvents(deps.database.db, owner, {
