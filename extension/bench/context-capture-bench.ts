@@ -22,6 +22,7 @@ interface Sent {
   bytes: number;
   version: number;
 }
+/** What bench/results/context-capture.json holds (bench/suites/context-capture.ts reads it). */
 interface PageRow {
   page: string;
   /** The page's main-thread script time per change (CDP Performance.getMetrics ScriptDuration), ms. */
@@ -34,6 +35,12 @@ interface PageRow {
   updates: number;
   mergeBytes: number;
   fullBytes: number;
+}
+
+interface CaptureReport {
+  at: string;
+  changes: number;
+  rows: PageRow[];
 }
 
 /** The typical change of a reading session: a new paragraph, the title naming it, and a scroll. */
@@ -161,7 +168,8 @@ async function main(): Promise<void> {
   }
   const out = join(here, "results", "context-capture.json");
   await mkdir(dirname(out), { recursive: true });
-  await writeFile(out, `${JSON.stringify({ at: new Date().toISOString(), changes: CHANGES, rows }, null, 2)}\n`);
+  const report: CaptureReport = { at: new Date().toISOString(), changes: CHANGES, rows };
+  await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`wrote ${out}`);
 }
 
