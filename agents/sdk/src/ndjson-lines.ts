@@ -16,8 +16,11 @@ export async function* ndjsonLines(body: ReadableStream<Uint8Array>): AsyncGener
 async function* linesOf(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncGenerator<Uint8Array[]> {
   let rest: Uint8Array | undefined;
   for (;;) {
-    const { done, value: chunk } = await reader.read();
+    const { done, value } = await reader.read();
     if (done) break;
+    // A Buffer view of the chunk (no copy): its indexOf is memchr, a typed array's a byte loop
+    // (35 ms against 2-6 ms for the newlines of 100,000 events of 1.3 KB).
+    const chunk = asBuffer(value);
     const lines: Uint8Array[] = [];
     let start = 0;
     if (rest) {
@@ -42,6 +45,8 @@ async function* linesOf(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncG
   if (rest && rest.length > 0) yield [rest];
 }
 
+const asBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+
 const NL = 0x0a;
 
 function joined(a: Uint8Array, b: Uint8Array): Uint8Array {
@@ -51,29 +56,23 @@ function joined(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
-const decoder = new TextDecoder();
-const BREADCRUMB_KEY = ',"breadcrumb":';
-/** Bytes of a line decoded to find its head: a head is a few hundred bytes unless its title is long. */
-const HEAD_BYTES = 2_048;
+const BREADCRUMB_KEY = Buffer.from(',"breadcrumb":');
 
 /**
  * The fields of an event line before its breadcrumb, parsed without parsing the breadcrumb: the API
  * writes every event's head first (seq, type, id, owner, schema_name, title, tags, version, at,
  * changed) and the breadcrumb last, so the text up to `,"breadcrumb":` closed with `}` is that
  * head as JSON. A string cannot hold that key's text (its quotes would be escaped), nor can the
- * jsonb text of `changed` (Postgres writes `"key": ` with a space). Undefined when the line is not
- * laid out so; the caller then parses the whole line.
+ * jsonb text of `changed` (Postgres writes `"key": ` with a space). The key is found in the bytes
+ * (ASCII bytes never occur inside a UTF-8 sequence) and only the head is decoded: decoding the
+ * first 2 KB of each line to find it was 200 MB of strings per 100,000 events. Undefined when the
+ * line is not laid out so; the caller then parses the whole line.
  */
 export function eventHead(line: Uint8Array): Record<string, unknown> | undefined {
-  let text = decoder.decode(line.length > HEAD_BYTES ? line.subarray(0, HEAD_BYTES) : line);
-  let at = text.indexOf(BREADCRUMB_KEY);
-  if (at < 0 && line.length > HEAD_BYTES) {
-    text = decoder.decode(line);
-    at = text.indexOf(BREADCRUMB_KEY);
-  }
+  const at = asBuffer(line).indexOf(BREADCRUMB_KEY);
   if (at < 0) return undefined;
   try {
-    const head: unknown = JSON.parse(`${text.slice(0, at)}}`);
+    const head: unknown = JSON.parse(`${asBuffer(line).toString("utf8", 0, at)}}`);
     return typeof head === "object" && head !== null ? (head as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
