@@ -1,12 +1,6 @@
-import { spawn } from "node:child_process";
-import { readFile } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
 import type { Figure, Suite } from "../types.ts";
+import { runExtensionBench } from "../lib/extension-bench.ts";
 import { higherIsBetter, lowerIsBetter } from "../lib/figures.ts";
-
-const benchScript = fileURLToPath(new URL("../../extension/bench/apps-bench.ts", import.meta.url));
-const resultFile = fileURLToPath(new URL("../../extension/bench/results/apps.json", import.meta.url));
-const extensionDir = fileURLToPath(new URL("../../extension/", import.meta.url));
 
 interface Side {
   completed: number;
@@ -20,27 +14,12 @@ interface Report {
   rows: { task: string; extension: { done: boolean; failure?: string }; playwright: { done: boolean; failure?: string } }[];
 }
 
-/** The extension's own bench (extension/bench/apps-bench.ts) drives the tasks; this suite runs it and reads its JSON. */
-function runAppsBench(log: (m: string) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", benchScript], { cwd: extensionDir, stdio: ["ignore", "pipe", "inherit"] });
-    child.stdout.on("data", (d: Buffer) => {
-      for (const line of d.toString().split("\n")) if (line.trim()) log(line);
-    });
-    child.once("error", reject);
-    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`apps bench exited ${code}`))));
-  });
-}
-
 export const apps: Suite = {
   name: "apps",
   description: "held-out app tasks by one fixed policy: the extension's snapshot and actions beside Playwright's ariaSnapshot({mode: 'ai'}) and aria-ref",
   async run({ log }) {
-    const started = Date.now();
-    // Counts, not timings: the same in a quick run.
-    await runAppsBench(log);
-    const report = JSON.parse(await readFile(resultFile, "utf8")) as Report;
-    if (Date.parse(report.at) < started - 1_000) throw new Error("apps.json was not rewritten by this run");
+    // The extension's own bench (extension/bench/apps-bench.ts) drives the tasks. Counts, not timings: the same in a quick run.
+    const report = await runExtensionBench<Report>("apps", {}, log);
     const { tasks, extension: ext, playwright: pw } = report.totals;
     const figures: Figure[] = [
       {

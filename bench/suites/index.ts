@@ -1,5 +1,6 @@
 import type { Suite } from "../types.ts";
 import { apps } from "./apps.ts";
+import { contextCapture } from "./context-capture.ts";
 import { contextPatch } from "./context-patch.ts";
 import { dashboard } from "./dashboard.ts";
 import { eventLatency } from "./event-latency.ts";
@@ -15,4 +16,4 @@ import { taskController } from "./task-controller.ts";
 import { writePath } from "./write-path.ts";
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: Suite[] = [writePath, contextPatch, eventLatency, llmView, selectorRouting, replay, snapshot, apps, runner, taskController, hostileNeighbour, hostileReads, dashboard, scale];
+export const suites: Suite[] = [writePath, contextPatch, contextCapture, eventLatency, llmView, selectorRouting, replay, snapshot, apps, runner, taskController, hostileNeighbour, hostileReads, dashboard, scale];

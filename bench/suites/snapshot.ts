@@ -1,12 +1,7 @@
-import { spawn } from "node:child_process";
-import { readFile } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
 import type { Figure, Suite } from "../types.ts";
+import { runExtensionBench } from "../lib/extension-bench.ts";
 import { lowerIsBetter } from "../lib/figures.ts";
 
-const benchScript = fileURLToPath(new URL("../../extension/bench/snapshot-bench.ts", import.meta.url));
-const resultFile = fileURLToPath(new URL("../../extension/bench/results/snapshot.json", import.meta.url));
-const extensionDir = fileURLToPath(new URL("../../extension/", import.meta.url));
 const BUDGET_TOKENS = 4_000;
 
 interface Stat {
@@ -20,30 +15,12 @@ interface Row {
   playwright: { ms: Stat; tokens: number };
 }
 
-/** The extension's own bench (extension/bench/snapshot-bench.ts) does the measuring; this suite runs it and reads its JSON. */
-function runExtensionBench(runs: number, log: (m: string) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", benchScript], {
-      cwd: extensionDir,
-      env: { ...process.env, RUNS: String(runs) },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    child.stdout.on("data", (d: Buffer) => {
-      for (const line of d.toString().split("\n")) if (line.trim()) log(line);
-    });
-    child.once("error", reject);
-    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`snapshot bench exited ${code}`))));
-  });
-}
-
 export const snapshot: Suite = {
   name: "snapshot",
   description: "snapshot engine build time and tokens beside Playwright ariaSnapshot({mode: 'ai'}) on the same pages",
   async run({ quick, log }) {
-    const started = Date.now();
-    await runExtensionBench(quick ? 5 : 15, log);
-    const report = JSON.parse(await readFile(resultFile, "utf8")) as { at: string; runs: number; rows: Row[] };
-    if (Date.parse(report.at) < started - 1_000) throw new Error("snapshot.json was not rewritten by this run");
+    // The extension's own bench (extension/bench/snapshot-bench.ts) does the measuring.
+    const report = await runExtensionBench<{ at: string; runs: number; rows: Row[] }>("snapshot", { RUNS: String(quick ? 5 : 15) }, log);
     const figures: Figure[] = [];
     for (const r of report.rows) {
       const page = r.page.replace(/\.html$/, "");

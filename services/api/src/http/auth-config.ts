@@ -8,7 +8,7 @@ import { rateLimitSchema, type RateLimit } from "./rate-limit-bucket.ts";
 
 /** The auth environment (API keys, rate limits, NATS auth: SECURITY.md), merged into config.ts's schema. */
 export const authEnvShape = {
-  /** Per API key; see rate-limit.ts for replicas. */
+  /** Per owner, every key of an owner drawing from one bucket; see rate-limit.ts for replicas. */
   CRUMBS_RATE_LIMIT: rateLimitSchema.prefault("50:200"),
   /** CRUMBS_TOKEN is the operator's own (benches, the runner): unlimited unless set. */
   CRUMBS_ADMIN_RATE_LIMIT: rateLimitSchema.prefault("off"),
