@@ -45,11 +45,21 @@ describe("history pages", () => {
     updated_by: "k1",
   });
 
-  /** Writes the history row as the API's write statement does (a created event at `at`). */
-  async function append(b: Breadcrumb, at = "2026-01-02T03:04:05.678Z"): Promise<number> {
+  /**
+   * Writes a created event's history row at `at`: as a release before migration 0012 did (the
+   * breadcrumb as jsonb, no event text, which a page builds on the fly), or with `kept` as the API's
+   * write statement does since 0014 (the breadcrumb only inside the event's kept text).
+   */
+  async function append(b: Breadcrumb, at = "2026-01-02T03:04:05.678Z", layout: "older" | "kept" = "older"): Promise<number> {
     seq++;
-    await sql`INSERT INTO breadcrumb_history (seq, breadcrumb_id, owner, version, event, schema_name, tags, breadcrumb, at)
-              VALUES (${seq}, ${b.id}, ${b.owner}, ${b.version}, 'created', ${b.schema_name}, ${b.tags}, ${sql.json(b as never)}, ${at})`;
+    if (layout === "older") {
+      await sql`INSERT INTO breadcrumb_history (seq, breadcrumb_id, owner, version, event, schema_name, tags, breadcrumb, at)
+                VALUES (${seq}, ${b.id}, ${b.owner}, ${b.version}, 'created', ${b.schema_name}, ${b.tags}, ${sql.json(b as never)}, ${at})`;
+    } else {
+      await sql`INSERT INTO breadcrumb_history (seq, breadcrumb_id, owner, version, event, schema_name, tags, at, event_json)
+                SELECT ${seq}, ${b.id}, ${b.owner}, ${b.version}, 'created', ${b.schema_name}, ${b.tags}, ${at},
+                       crumbs_event_json(${seq}, 'created', ${b.id}, ${b.owner}, ${b.schema_name}, ${b.version}, ${at}, NULL, ${sql.json(b as never)})`;
+    }
     return seq;
   }
 
@@ -90,14 +100,27 @@ describe("history pages", () => {
     expect(pages.length).toBeLessThan(10);
   });
 
-  it("pages one breadcrumb's history by the same rule", async () => {
+  it("pages one breadcrumb's history by the same rule, from rows of either layout", async () => {
     const b = breadcrumb("history-owner", "v", "x");
     const first = await append(b);
-    const second = await append({ ...b, version: 2, title: "v2" });
+    const v2 = { ...b, version: 2, title: "v2" };
+    const second = await append(v2, undefined, "kept");
     const one = await listHistory(database.db, "history-owner", b.id, { limit: 1 });
     expect(one.items.map((h) => [h.seq, h.event, h.title])).toEqual([[first, "created", "v"]]);
     const rest = await listHistory(database.db, "history-owner", b.id, { limit: 10, cursor: one.next_cursor! });
     expect(rest.items.map((h) => [h.seq, h.version, h.title])).toEqual([[second, 2, "v2"]]);
     expect(rest.next_cursor).toBeNull();
+    // Each version is the breadcrumb as written, field for field and in the stored order, whichever column held it.
+    const all = await listHistory(database.db, "history-owner", b.id, { limit: 10 });
+    const [stored] = await sql<{ j: string }[]>`select ${sql.json(v2 as never)}::jsonb::text as j`;
+    expect(Object.keys(all.items[1]!)).toEqual([...Object.keys(JSON.parse(stored!.j) as object), "seq", "event"]);
+    expect(all.items.map(({ seq: _s, event: _e, ...rest }) => rest)).toEqual([b, v2]);
+  });
+  it("keeps every history row's breadcrumb: a row with neither the breadcrumb nor its event's text is refused", async () => {
+    const b = breadcrumb("history-owner", "v", "x");
+    await expect(
+      sql`INSERT INTO breadcrumb_history (seq, breadcrumb_id, owner, version, event, schema_name, tags, at)
+          VALUES (${++seq}, ${b.id}, ${b.owner}, 1, 'created', ${b.schema_name}, ${b.tags}, now())`,
+    ).rejects.toMatchObject({ code: "23514" });
   });
 });

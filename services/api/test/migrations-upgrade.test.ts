@@ -8,6 +8,7 @@ import { rowsOf, type Database } from "../src/db/database.ts";
 import { migrationsFolder } from "../src/db/migrate.ts";
 import { openDatabase } from "../src/db/open.ts";
 import { batchOf, readLocking, type ReadRow } from "../src/outbox/relay-statements.ts";
+import { listHistory } from "../src/store/history.ts";
 import { columnCompression, serverHasLz4 } from "./compression.ts";
 
 /** The migrations folder as an older release shipped it: its first `count` migrations. */
@@ -75,6 +76,9 @@ describe("upgrading a database of an older release", () => {
     expect(waiting?.seq).toBe("2");
     expect(JSON.parse(waiting!.payload)).toMatchObject({ seq: 2, type: "breadcrumb.created", owner: "o", schema_name: "note.v1", version: 1, breadcrumb: {} });
     expect(columns.map((c) => c.name).sort()).toEqual(["created_at", "msg_id", "seq", "subject"]);
+    // A history row from before the event's text was kept reads from its `breadcrumb` (0014 leaves it there).
+    const [old] = await rows<{ id: string }>(sql`select breadcrumb_id::text as id from breadcrumb_history where seq = 1`);
+    expect((await listHistory(database.db, "o", old!.id, { limit: 10 })).items).toEqual([{ seq: 1, event: "created" }]);
     expect(await columnCompression(database.db, [["breadcrumb_history", "breadcrumb"]])).toEqual([
       { col: "breadcrumb_history.breadcrumb", method: (await serverHasLz4(database.db)) ? "l" : "" },
     ]);

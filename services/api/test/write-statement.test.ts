@@ -49,8 +49,9 @@ describe("one-statement writes", () => {
 
   const rows = async <T>(q: ReturnType<typeof sql>) => rowsOf<T>(await database.db.execute(q));
   const history = (id: string) =>
-    rows<{ seq: string; event: string; version: number; breadcrumb: unknown; at: Date | string }>(
-      sql`select seq::text as seq, event, version, breadcrumb, at from breadcrumb_history where breadcrumb_id = ${id}::uuid order by seq`,
+    rows<{ seq: string; event: string; version: number; breadcrumb: unknown; stored: unknown; at: Date | string }>(
+      sql`select seq::text as seq, event, version, event_json::jsonb -> 'breadcrumb' as breadcrumb, breadcrumb as stored, at
+          from breadcrumb_history where breadcrumb_id = ${id}::uuid order by seq`,
     );
   const outboxOf = (id: string) =>
     rows<{ seq: string; subject: string; msg_id: string; payload: Record<string, unknown> }>(
@@ -93,6 +94,8 @@ describe("one-statement writes", () => {
     expect(h[0]!.breadcrumb).toEqual(b);
     expect(h[1]!.breadcrumb).toEqual(p);
     expect(h[2]!.breadcrumb).toEqual(p);
+    // The breadcrumb is kept once, in the event's text (migration 0014).
+    expect(h.map((r) => r.stored)).toEqual([null, null, null]);
     const seqs = h.map((r) => Number(r.seq));
     expect(seqs[1]! - seqs[0]!).toBe(1);
     expect(seqs[2]! - seqs[1]!).toBe(1);
@@ -179,16 +182,17 @@ describe("one-statement writes", () => {
       ["breadcrumbs", "context"],
       ["breadcrumbs", "llm_hints"],
       ["breadcrumb_history", "breadcrumb"],
+      ["breadcrumb_history", "event_json"],
       ["idempotency_keys", "response"],
     ]);
-    expect(columns).toHaveLength(4);
+    expect(columns).toHaveLength(5);
     // 'l' is lz4; '' is the server's default (pglz), what a server without lz4 keeps.
     expect(new Set(columns.map((c) => c.method))).toEqual(new Set([lz4 ? "l" : ""]));
-    // A page-sized context written now is stored compressed with it.
+    // A page-sized context written now is stored compressed with it (in history, inside the event's text).
     if (lz4) {
       const created = await create({ schema_name: "test.lz4.v1", title: "big", context: { text: "lorem ipsum ".repeat(400) } });
       const [stored] = await rows<{ method: string | null }>(
-        sql`select pg_column_compression(breadcrumb) as method from breadcrumb_history where breadcrumb_id = ${bodyOf(created).id as string}::uuid`,
+        sql`select pg_column_compression(event_json) as method from breadcrumb_history where breadcrumb_id = ${bodyOf(created).id as string}::uuid`,
       );
       expect(stored?.method).toBe("lz4");
     }

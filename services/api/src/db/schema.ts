@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { BREADCRUMB_ORDER, HISTORY_ORDER, indexKeys } from "./read-order.ts";
 import {
   bigint,
+  check,
   index,
   integer,
   pgSequence,
@@ -65,7 +66,12 @@ export const breadcrumbHistory = pgTable(
     event: text("event").$type<"created" | "updated" | "deleted">().notNull(),
     schema_name: text("schema_name").notNull(),
     tags: text("tags").array().notNull(),
-    breadcrumb: jsonb("breadcrumb").$type<Record<string, unknown>>().notNull(),
+    /**
+     * The breadcrumb as written, for rows written before the event's text was kept (migration 0012).
+     * NULL since 0014: the row's `event_json` holds the breadcrumb, and storing it twice was half the
+     * WAL of a PATCH (history's TOAST, 3.9 KB of 7.4 KB).
+     */
+    breadcrumb: jsonb("breadcrumb").$type<Record<string, unknown>>(),
     at: ts("at").notNull(),
     /** An update by merge patch: the top-level context keys it changed (the event's `changed`). */
     changed: jsonb("changed").$type<string[]>(),
@@ -78,6 +84,8 @@ export const breadcrumbHistory = pgTable(
     index("history_owner_seq_idx").on(t.owner, ...indexKeys(t, HISTORY_ORDER)),
     // Retention walks one schema's history per breadcrumb, newest first.
     index("history_schema_breadcrumb_idx").on(t.schema_name, t.breadcrumb_id, t.seq),
+    // Every row keeps its breadcrumb: in the event's text, or (written before 0012) in `breadcrumb`.
+    check("history_breadcrumb_kept", sql`${t.breadcrumb} IS NOT NULL OR ${t.event_json} IS NOT NULL`),
   ],
 );
 

@@ -95,6 +95,6 @@ export async function listEvents(db: Executor, owner: string, q: EventQuery): Pr
   };
   // With a selector filtering in JS the page may end long before its scan bound: a statement sends
   // at most `limit` rows, so the rows converted and sent past the last match stay few.
-  const { more } = await readHistoryPage(db, where, budget, q.after, onRow, { text: "event", ...(postFilter ? { stepRows: q.limit } : {}) });
+  const { more } = await readHistoryPage(db, where, budget, q.after, onRow, postFilter ? { stepRows: q.limit } : {});
   return { items, next_after: last ?? null, has_more: more };
 }

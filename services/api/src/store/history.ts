@@ -11,7 +11,10 @@ export interface HistoryItem extends Record<string, unknown> {
   event: "created" | "updated" | "deleted";
 }
 
-/** Every version of one breadcrumb, oldest first, also after it was deleted; a page stops at `limit` or the byte budget. */
+/**
+ * Every version of one breadcrumb, oldest first, also after it was deleted; a page stops at `limit` or the
+ * byte budget, which counts each version's event text (what Postgres sends).
+ */
 export async function listHistory(
   db: Executor,
   owner: string,
@@ -30,10 +33,11 @@ export async function listHistory(
     after,
     (r) => {
       last = r.seq;
-      items.push({ ...(JSON.parse(r.json.toString()) as Record<string, unknown>), seq: r.seq, event: r.event });
+      // The breadcrumb as written is the event's `breadcrumb` (the history row keeps it there only, migration 0014).
+      const { breadcrumb } = JSON.parse(r.json.toString()) as { breadcrumb: Record<string, unknown> };
+      items.push({ ...breadcrumb, seq: r.seq, event: r.event });
       return true;
     },
-    { text: "breadcrumb" },
   );
   if (items.length === 0 && !q.cursor) throw new NotFoundError(`breadcrumb ${id} not found`);
   return { items, next_cursor: more && last !== undefined ? encodeCursor([last]) : null };

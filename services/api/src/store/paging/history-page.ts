@@ -8,16 +8,13 @@ import { INLINE_JSON_BYTES } from "./sized-read.ts";
 import { nextLargeSized, stepOutcome, type StepRow } from "./history-step.ts";
 import { eventJsonOf } from "../event-json.ts";
 
-/** A history row on a page: its seq and event type, and its JSON text (what `text` asked for). */
+/** A history row on a page: its seq and event type, and its event's JSON text. */
 export interface HistoryPageRow {
   seq: number;
   event: "created" | "updated" | "deleted";
-  /** The event's JSON (the contract's event body) or the breadcrumb's, as the UTF-8 bytes Postgres sent. */
+  /** The event's JSON (the contract's event body), as the UTF-8 bytes Postgres sent. */
   json: Buffer;
 }
-
-/** What a page's rows carry as text: the whole event (`/v1/events`, SSE) or the breadcrumb (one breadcrumb's history). */
-export type HistoryText = "event" | "breadcrumb";
 
 /**
  * The event's JSON text: kept with the row since the write statement stored it (migration 0012),
@@ -39,12 +36,10 @@ const EVENT_JSON = sql.raw(eventJsonOf());
  * first probe of 5): four round trips, 1,000 bound parameters and a key lookup per row; 8-9k
  * events/s against 21-26k/s for this statement on the same 100,000 rows of 1.3 KB.
  */
-function stepStatement(where: SQL[], after: number | undefined, s: { wanted: number; large: number; left: number; empty: boolean; text: HistoryText }): SQL {
+function stepStatement(where: SQL[], after: number | undefined, s: { wanted: number; large: number; left: number; empty: boolean }): SQL {
   const filter = and(...where, ...(after !== undefined ? [gt(h.seq, after)] : []));
-  // A kept event text is sized exactly and cheaply (a text's length is in its header, toasted or not).
-  const kept = s.text === "event" ? sql`octet_length(${h.event_json})` : sql`null::int`;
   return sql`
-    select seq, bytes, fits, event, case when fits then ${s.text === "event" ? EVENT_JSON : sql`breadcrumb::text`} end as json
+    select seq, bytes, fits, event, case when fits then ${EVENT_JSON} end as json
     from (
       select *, (sized = rn and rn <= ${s.wanted} and (upto <= ${s.left} or (rn = 1 and ${s.empty}::boolean))) as fits,
              lag(sized = rn and rn <= ${s.wanted} and (upto <= ${s.left} or (rn = 1 and ${s.empty}::boolean)), 1, true) over w as prev_fits
@@ -58,7 +53,7 @@ function stepStatement(where: SQL[], after: number | undefined, s: { wanted: num
           from (
             select ${h.seq} as seq, ${h.event} as event, ${h.breadcrumb_id} as breadcrumb_id, ${h.owner} as owner,
                    ${h.schema_name} as schema_name, ${h.version} as version, ${h.at} as at, ${h.breadcrumb} as breadcrumb, ${h.changed} as changed,
-                   ${s.text === "event" ? sql`${h.event_json}` : sql`null::text`} as event_json, ${kept} as kept, pg_column_size(${h.breadcrumb}) as stored
+                   ${h.event_json} as event_json, octet_length(${h.event_json}) as kept, pg_column_size(${h.breadcrumb}) as stored
             from ${h} where ${filter}
             order by ${sql.join(orderByKeys(h, HISTORY_ORDER), sql`, `)}
             limit ${s.wanted + 1}
@@ -86,7 +81,7 @@ export async function readHistoryPage(
   budget: PageBudget,
   after: number | undefined,
   onRow: (row: HistoryPageRow) => boolean | Promise<boolean>,
-  opts: { text: HistoryText; stepRows?: number },
+  opts: { stepRows?: number } = {},
 ): Promise<{ more: boolean }> {
   let cursor = after;
   const large = { rows: 0, bytes: 0 };
@@ -96,7 +91,7 @@ export async function readHistoryPage(
     if (wanted <= 0 || budget.bytes >= budget.limits.bytes) return { more: true };
     const left = budget.limits.bytes - budget.bytes;
     // Columns in select order: seq, bytes, fits, event, json (history-page's statement).
-    const raw = await rawRows(db, stepStatement(where, cursor, { wanted, large: nextLargeSized(large, left), left, empty: budget.rows === 0, text: opts.text }));
+    const raw = await rawRows(db, stepStatement(where, cursor, { wanted, large: nextLargeSized(large, left), left, empty: budget.rows === 0 }));
     const rows: StepRow[] = raw.map((r) => ({ bytes: rawNumber(r[1] ?? null), fits: rawBoolean(r[2] ?? null) }));
     const fitting = raw.filter((_, i) => rows[i]!.fits);
     // The statement made the cut; the budget counts what was taken by the same rule.
