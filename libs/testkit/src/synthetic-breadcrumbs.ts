@@ -54,14 +54,19 @@ export async function fillSyntheticBreadcrumbs(
            LATERAL (SELECT (ARRAY[${SYNTHETIC.pageSchema}, 'chat.message.v1', 'agent.note.v1', 'browser.action.v1'])[(g / ${owners}::int) % 4 + 1] AS schema_name) s,
            -- A v4-shaped id (version and variant digits set), as the contract's uuid check requires.
            LATERAL (SELECT overlay(overlay(md5(g::text) placing '4' from 13) placing '8' from 17)::uuid AS id) u`;
+    // The history row as the write statement leaves it: the event's text kept, the breadcrumb only
+    // inside it (migrations 0012 and 0014), so reads at scale take the path the API's own rows take.
     await tx`
-      INSERT INTO breadcrumb_history (seq, breadcrumb_id, owner, version, event, schema_name, tags, breadcrumb, at)
-      SELECT row_number() OVER (ORDER BY b.updated_at), b.id, b.owner, 1, 'created', b.schema_name, b.tags,
-             jsonb_build_object('id', b.id, 'owner', b.owner, 'schema_name', b.schema_name, 'title', b.title,
-               'tags', to_jsonb(b.tags), 'context', b.context, 'version', 1,
-               'created_at', t.iso, 'updated_at', t.iso, 'created_by', 'bench', 'updated_by', 'bench'),
-             b.updated_at
-      FROM breadcrumbs b, LATERAL (SELECT to_char(b.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS iso) t`;
+      INSERT INTO breadcrumb_history (seq, breadcrumb_id, owner, version, event, schema_name, tags, event_json, at)
+      SELECT h.seq, h.id, h.owner, 1, 'created', h.schema_name, h.tags,
+             crumbs_event_json(h.seq, 'created', h.id, h.owner, h.schema_name, 1, h.at, NULL, h.breadcrumb), h.at
+      FROM (
+        SELECT row_number() OVER (ORDER BY b.updated_at) AS seq, b.id, b.owner, b.schema_name, b.tags, b.updated_at AS at,
+               jsonb_build_object('id', b.id, 'owner', b.owner, 'schema_name', b.schema_name, 'title', b.title,
+                 'tags', to_jsonb(b.tags), 'context', b.context, 'version', 1,
+                 'created_at', t.iso, 'updated_at', t.iso, 'created_by', 'bench', 'updated_by', 'bench') AS breadcrumb
+        FROM breadcrumbs b, LATERAL (SELECT to_char(b.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS iso) t
+      ) h`;
     for (const ix of indexes) await tx.unsafe(ix.indexdef);
     await tx`SELECT setval('history_seq', (SELECT max(seq) FROM breadcrumb_history))`;
     await tx`
