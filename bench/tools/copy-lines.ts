@@ -30,10 +30,8 @@ import { migrate, openDatabase } from "@crumbs/api";
 import { EVENTS_PAGE_MAX_EVENTS } from "@crumbs/schemas";
 import { median } from "../stats.ts";
 import { fillHistory } from "../suites/replay.ts";
-// Not exported by the API (the brief: measure, do not change the API): its streamed read, as is.
-import { EventSteps, eventLines } from "../../services/api/src/store/event-lines.ts";
-import { DEFAULT_PAGE_MAX_BYTES } from "../../services/api/src/store/paging/page-budget.ts";
-import { eventJsonOf } from "../../services/api/src/store/event-json.ts";
+// The API's streamed read, as is.
+import { DEFAULT_PAGE_MAX_BYTES, EventSteps, eventJsonOf, eventLines } from "@crumbs/api/testing";
 
 const ROWS = Number(process.env.ROWS ?? 100_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
