@@ -16,7 +16,7 @@ const cli = fileURLToPath(new URL("../../services/cli/bin/crumbs.js", import.met
  * 100,000 created events of chat messages (~1 KB each), written straight into history (the API would
  * take minutes), each with its event's JSON text kept as the API's write statement keeps it.
  */
-async function fillHistory(sql: postgres.Sql, rows: number) {
+export async function fillHistory(sql: postgres.Sql, rows: number) {
   await sql`
     INSERT INTO breadcrumb_history (seq, breadcrumb_id, owner, version, event, schema_name, tags, breadcrumb, at, event_json)
     SELECT r.*, crumbs_event_json(r.seq, r.event, r.breadcrumb_id, r.owner, r.schema_name, r.version, r.at, NULL, r.breadcrumb)
