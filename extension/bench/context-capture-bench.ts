@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { MERGE_PATCH_CONTENT_TYPE } from "@crumbs/schemas";
 import { waitFor } from "@crumbs/testkit";
+import { recordSentPatches, takeSentPatches } from "../test/e2e/sent-patches.ts";
 import { captureCounts, leaseInterest, livingContext, startE2E, TOKEN, waitForContext, type E2E } from "../test/e2e/stack.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -17,11 +18,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 const PAGES = ["article.html", "store.html", "app.html"];
 const CHANGES = Number(process.env.CONTEXT_CAPTURE_CHANGES ?? 20);
 
-interface Sent {
-  type: string;
-  bytes: number;
-  version: number;
-}
 /** What bench/results/context-capture.json holds (bench/suites/context-capture.ts reads it). */
 interface PageRow {
   page: string;
@@ -80,34 +76,6 @@ async function changes(e: E2E, page: Page, tag: string, n: number): Promise<{ sc
   return { scriptMs, reads: (await captureCounts(e)).captures - start.captures };
 }
 
-async function recordPatches(e: E2E): Promise<void> {
-  await (await e.worker()).evaluate(() => {
-    const g = globalThis as unknown as { fetch: typeof fetch; sent?: unknown[] };
-    g.sent = [];
-    if ((g.fetch as { recording?: true }).recording) return;
-    const original = g.fetch.bind(g);
-    // Inline, not a named const: tsx would wrap a named function in a helper the worker does not have.
-    g.fetch = Object.assign(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const res = await original(input, init);
-      if (init?.method === "PATCH" && res.ok) {
-        const type = (init.headers as Record<string, string>)["content-type"] ?? "";
-        const { version } = (await res.clone().json()) as { version: number };
-        g.sent!.push({ type, bytes: new TextEncoder().encode(String(init.body)).length, version });
-      }
-      return res;
-    }, { recording: true as const });
-  });
-}
-
-async function takeSent(e: E2E): Promise<Sent[]> {
-  return (await e.worker()).evaluate(() => {
-    const g = globalThis as unknown as { sent: Sent[] };
-    const out = g.sent;
-    g.sent = [];
-    return out;
-  });
-}
-
 /** The body a full write of each version would have sent (title, tags, context), from the breadcrumb's history. */
 async function fullBytes(e: E2E, versions: number[]): Promise<number> {
   const b = (await livingContext(e))!;
@@ -137,9 +105,10 @@ async function main(): Promise<void> {
       for (const name of PAGES) {
         const page = await e.open(name);
         await waitForContext(e, (b) => String(b.context.url) === e.url(name), `context of ${name}`, 15_000);
-        await recordPatches(e);
+        await recordSentPatches(e);
         const heard = await changes(e, page, "heard", CHANGES);
-        const sent = await takeSent(e);
+        // The updates that were written (a version each); a refused one is retried and counted when it succeeds.
+        const sent = (await takeSentPatches(e)).filter((s) => s.version !== undefined);
         const merges = sent.filter((s) => s.type === MERGE_PATCH_CONTENT_TYPE);
         if (merges.length !== sent.length) throw new Error(`${name}: ${sent.length - merges.length} of ${sent.length} updates were full writes`);
         const u = unheard.get(name)!;
@@ -151,7 +120,7 @@ async function main(): Promise<void> {
           readsHeard: heard.reads / CHANGES,
           updates: merges.length,
           mergeBytes: merges.reduce((a, m) => a + m.bytes, 0),
-          fullBytes: await fullBytes(e, merges.map((m) => m.version)),
+          fullBytes: await fullBytes(e, merges.map((m) => m.version!)),
         });
         const r = rows.at(-1)!;
         console.log(

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyMergePatch, MERGE_PATCH_CONTENT_TYPE } from "@crumbs/schemas";
+import { recordSentPatches, takeSentPatches } from "./e2e/sent-patches.ts";
 import { livingContext, startE2E, TOKEN, waitForContext, type E2E } from "./e2e/stack.ts";
 
 // The living page context sends only what changed: after its first full write each update is a JSON
@@ -15,13 +16,6 @@ afterAll(async () => {
   await e?.close();
 });
 
-interface Sent {
-  type: string;
-  bytes: number;
-  body: string;
-  status: number;
-}
-
 type Ctx = { url: string; viewport: { scrollY: number }; snapshot: { text: string }; session: { capturedAt: string } };
 const ctx = (b: { context: Record<string, unknown> }) => b.context as unknown as Ctx;
 
@@ -31,27 +25,14 @@ describe("page-context updates as merge patches", () => {
     const first = await waitForContext(e, (b) => ctx(b).url === e.url("article.html"), "context of article.html");
 
     // Count every PATCH the worker sends from here on.
-    await (await e.worker()).evaluate(() => {
-      const g = globalThis as unknown as { fetch: typeof fetch; sent?: unknown[] };
-      const original = g.fetch.bind(g);
-      g.sent = [];
-      g.fetch = async (input, init) => {
-        const res = await original(input, init);
-        if (init?.method === "PATCH") {
-          const body = String(init.body);
-          const type = (init.headers as Record<string, string>)["content-type"] ?? "";
-          g.sent!.push({ type, bytes: new TextEncoder().encode(body).length, body, status: res.status });
-        }
-        return res;
-      };
-    });
+    await recordSentPatches(e);
 
     const rounds = 4;
     for (let n = 1; n <= rounds; n++) {
       await page.evaluate((k) => (window as unknown as { addSection(n: number): void }).addSection(k), n);
       await waitForContext(e, (b) => ctx(b).snapshot.text.includes(`Added paragraph ${n}.5`), `context with section ${n}`);
     }
-    const sent = (await (await e.worker()).evaluate(() => (globalThis as unknown as { sent: unknown[] }).sent)) as Sent[];
+    const sent = await takeSentPatches(e);
     const merges = sent.filter((s) => s.type === MERGE_PATCH_CONTENT_TYPE);
     expect(sent.filter((s) => s.status !== 200)).toEqual([]);
     expect(merges.length).toBe(sent.length);
