@@ -1,0 +1,356 @@
+/**
+ * What combining concurrent PATCHes of distinct owners into ONE statement would save, priced before
+ * it is built. The single form is the statement the API sends for the write-path bench's PATCH (a
+ * page context with If-Match, captured from the API's own code: write-path-sql.ts). The combined
+ * form does the same writes as one statement over arrays of parameters (`unnest`, one row per
+ * write): every effect kept (the row, history row, outbox row, the owner's commit lock and seq,
+ * schema counts, the response text), each write's result its own row, a write that misses its
+ * version simply absent. Before measuring, the tool checks that both forms give the same rows.
+ *
+ * Part 1, one connection (noise of a shared machine barely moves it): the backend's CPU per write
+ * (/proc/<pid>/stat), WAL bytes and WAL flushes (pg_stat_wal) per write, and this process's CPU
+ * per write (postgres-js building and parsing the messages: the API's share of the same work),
+ * for the single form and combined statements of 2, 4, 8 and 16 writes, alternating round by round.
+ *
+ * Part 2, pgbench -M prepared, alternating: the single form with 16 clients, one owner each, against
+ * the combined form (a) with 16 / N clients of N owners each, i.e. the same 16 writes in flight the
+ * bench's 16 HTTP clients make, and (b) with 16 clients of N owners each (16 x N in flight). Rates
+ * count writes, not transactions; Postgres's CPU (the postmaster and its children) per write beside.
+ *
+ *   node --import tsx tools/write-combining.ts
+ *   SIZES=1,4,16 ROUNDS=2 SECONDS=8 N=1200 node --import tsx tools/write-combining.ts
+ *
+ * Needs Postgres on the machine it runs on, psql and pgbench.
+ */
+import postgres from "postgres";
+import { drizzle } from "drizzle-orm/postgres-js";
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { adminUrl } from "@crumbs/testkit";
+import { SUBJECT_PREFIX } from "@crumbs/schemas";
+import { median } from "../stats.ts";
+import { pageContext, pageContextTags } from "../lib/page-context.ts";
+import { pgbench } from "../lib/pgbench.ts";
+import { localPostmaster, postgresCpuMs, walSyncs } from "../lib/cpu-account.ts";
+import { patchStatement, patchStatementForPgbench } from "../suites/write-path-sql.ts";
+
+/** 256 owners, so that 16 pgbench clients of 16 owners each never share one; 4 rows each. */
+const OWNERS = 256;
+const ROWS = 1024;
+const PER_OWNER = ROWS / OWNERS;
+const WRITES = Number(process.env.N ?? 1600);
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const SECONDS = Number(process.env.SECONDS ?? 8);
+const SIZES = (process.env.SIZES ?? "1,2,4,8,16").split(",").map(Number);
+const PGBENCH = process.env.PGBENCH_PART !== "off";
+
+/** The JSON of the row `w` as the contract shows it: the text of write-statement.ts's BREADCRUMB_JSON. */
+const BREADCRUMB_JSON = `
+  jsonb_build_object(
+    'id', w.id, 'owner', w.owner, 'schema_name', w.schema_name, 'title', w.title,
+    'tags', to_jsonb(w.tags), 'context', w.context, 'version', w.version,
+    'created_at', to_char(w.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'updated_at', to_char(w.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'created_by', w.created_by, 'updated_by', w.updated_by)
+  || CASE WHEN w.llm_hints IS NULL OR jsonb_typeof(w.llm_hints) = 'null' THEN '{}'::jsonb
+          ELSE jsonb_build_object('llm_hints', w.llm_hints) END
+  || CASE WHEN w.key IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('key', w.key) END
+  || CASE WHEN w.expires_at IS NULL THEN '{}'::jsonb
+          ELSE jsonb_build_object('expires_at', to_char(w.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) END`;
+const KEY_ORDER = ["id", "owner", "schema_name", "title", "tags", "context", "llm_hints", "key", "version", "created_at", "updated_at", "created_by", "updated_by", "expires_at"];
+const BODY_TEXT = `'{' || concat_ws(',', ${KEY_ORDER.map((k) => `'"${k}":' || (b.j -> '${k}')::text`).join(", ")}) || '}'`;
+
+/**
+ * The single statement's work for N writes of distinct owners. Parameters: $1 ids, $2 owners, $3
+ * expected versions, $4 times, $5 actors, $6 contexts (text, cast to jsonb as the single form's
+ * `$13::jsonb`), $7 subject prefixes, $8 changed keys (jsonb text or NULL), $9 the event type, $10
+ * the schemas a PATCH may not touch. The owners' head rows are locked in owner order, so two
+ * combined statements that share owners wait for each other instead of deadlocking.
+ */
+const COMBINED = `
+    WITH p AS (
+      SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::timestamptz[], $5::text[], $6::text[], $7::text[], $8::text[])
+        WITH ORDINALITY AS p(id, owner, expected, at, actor, context, subject_prefix, changed, ord)),
+    w AS (
+      UPDATE breadcrumbs t SET version = t.version + 1, updated_at = p.at, updated_by = p.actor, context = p.context::jsonb
+      FROM p
+      WHERE t.id = p.id AND t.owner = p.owner AND t.version = p.expected
+        AND (t.expires_at IS NULL OR t.expires_at > now()) AND t.schema_name <> ALL($10::text[])
+      RETURNING t.*, p.ord, p.at AS p_at, p.subject_prefix, p.changed::jsonb AS p_changed),
+    b AS (SELECT w.ord, w.id, w.owner, w.version, w.schema_name, w.tags, w.p_at, w.subject_prefix, w.p_changed, ${BREADCRUMB_JSON} AS j FROM w),
+    head_src AS (SELECT b.owner FROM b),
+    head_lock AS (
+      SELECT oh.owner, oh.last_seq AS prev_seq FROM owner_heads oh JOIN head_src ON oh.owner = head_src.owner
+      ORDER BY oh.owner FOR UPDATE OF oh),
+    head_next AS (SELECT owner, prev_seq, nextval('history_seq') AS seq FROM head_lock),
+    head_upd AS (
+      UPDATE owner_heads oh SET prev_seq = n.prev_seq, last_seq = n.seq
+      FROM head_next n WHERE oh.owner = n.owner
+      RETURNING n.owner, n.seq, n.prev_seq),
+    head_new AS (
+      INSERT INTO owner_heads AS oh (owner, last_seq)
+      SELECT head_src.owner, nextval('history_seq') FROM head_src WHERE NOT EXISTS (SELECT 1 FROM head_lock l WHERE l.owner = head_src.owner)
+      ON CONFLICT (owner) DO UPDATE SET prev_seq = oh.last_seq, last_seq = nextval('history_seq')
+      RETURNING oh.owner, oh.last_seq AS seq, oh.prev_seq),
+    s AS (SELECT owner, seq, prev_seq FROM head_upd UNION ALL SELECT owner, seq, prev_seq FROM head_new),
+    h AS (
+      INSERT INTO breadcrumb_history (seq, breadcrumb_id, owner, version, event, schema_name, tags, at, changed, event_json)
+      SELECT s.seq, b.id, b.owner, b.version, $9::text, b.schema_name, b.tags, b.p_at, b.p_changed,
+             crumbs_event_json(s.seq, $9::text, b.id, b.owner, b.schema_name, b.version, b.p_at, b.p_changed, b.j)
+      FROM s JOIN b ON b.owner = s.owner RETURNING seq, breadcrumb_id, event_json),
+    o AS (
+      INSERT INTO outbox (seq, subject, msg_id)
+      SELECT h.seq, b.subject_prefix || b.schema_name, b.id::text || ':' || b.version::text || ':' || $9::text
+      FROM h JOIN b ON b.id = h.breadcrumb_id RETURNING seq, subject, msg_id),
+    c AS (
+      INSERT INTO schema_counts AS sc (owner, schema_name, live)
+      SELECT b.owner, b.schema_name, CASE WHEN $9::text = 'created' THEN 1 ELSE -1 END
+      FROM b JOIN s ON s.owner = b.owner
+      WHERE $9::text <> 'updated'
+      ON CONFLICT (owner, schema_name) DO UPDATE SET live = sc.live + excluded.live)
+    SELECT b.ord, ${BODY_TEXT} AS body, b.id::text AS id, b.version, b.schema_name,
+           CASE WHEN o.seq IS NULL THEN ('no event written for ' || b.id::text)::bigint ELSE o.seq END::text AS seq,
+           o.subject, o.msg_id, h.event_json AS payload, s.prev_seq::text AS prev_seq
+    FROM b LEFT JOIN s ON s.owner = b.owner LEFT JOIN h ON h.breadcrumb_id = b.id LEFT JOIN o ON o.seq = h.seq`;
+
+interface Row {
+  n: number;
+  id: string;
+  owner: string;
+  version: number;
+}
+interface Target {
+  id: string;
+  owner: string;
+  version: number;
+  at: string;
+}
+
+const ownerName = (o: number) => `bench${o}`;
+/** A Postgres array literal of text elements. */
+const arrayLiteral = (xs: (string | null)[]) => `{${xs.map((x) => (x === null ? "NULL" : `"${x.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`)).join(",")}}`;
+const name = `crumbs_combine_${Date.now()}`;
+const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+await admin.unsafe(`CREATE DATABASE ${name}`);
+const url = new URL(adminUrl);
+url.pathname = `/${name}`;
+const sql = postgres(url.toString(), { max: 1, onnotice: () => {} });
+try {
+  const folder = new URL("../../migrations/", import.meta.url).pathname;
+  for (const f of readdirSync(folder).filter((f) => /^\d{4}_.*\.sql$/.test(f)).sort()) {
+    execFileSync("psql", ["-q", "-v", "ON_ERROR_STOP=1", "-d", url.toString(), "-f", folder + f]);
+  }
+  const rows: Row[] = [];
+  for (let n = 0; n < ROWS; n++) {
+    const owner = ownerName(n % OWNERS);
+    const [r] = await sql<{ id: string }[]>`
+      INSERT INTO breadcrumbs (id, owner, schema_name, title, tags, context, key, version, created_at, updated_at, created_by, updated_by)
+      VALUES (gen_random_uuid(), ${owner}, 'browser.page.context.v1', ${`RCRT Documentation ${n}`}, ${pageContextTags(n)},
+              ${sql.json(pageContext(n, 1) as never)}, ${`browser.page.context:bench${String(n).padStart(4, "0")}`}, 1, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', 'k', 'k')
+      RETURNING id::text`;
+    rows.push({ n, id: r!.id, owner, version: 1 });
+  }
+  await sql`CREATE TABLE bench_rows (n int PRIMARY KEY, id uuid NOT NULL)`;
+  await sql`INSERT INTO bench_rows ${sql(rows.map((r) => ({ n: r.n, id: r.id })))}`;
+
+  // The API's client as drizzle sets it up: jsonb and timestamp parameters sent as the text they are.
+  drizzle({ client: sql });
+  const context = pageContext(7, 2);
+  const single = patchStatement(context);
+  // The single form's parameters that are the same for every write of the bench's shape.
+  const probe = single.forRow({ id: "00000000-0000-4000-8000-000000000001", version: 1, at: "2026-01-01T00:00:00.000Z", owner: "bench0" });
+  const contextText = probe.find((p) => typeof p === "string" && p.startsWith('{"url"')) as string;
+  const refused = probe.find((p) => typeof p === "string" && p.startsWith('{"browser.')) as string;
+  const actor = "admin";
+  if (!contextText || !refused) throw new Error("the captured statement changed shape: update this tool");
+  // Arrays go as Postgres array literals (text), as pgbench sends them too.
+  const combinedParams = (ts: Target[]) => [
+    arrayLiteral(ts.map((t) => t.id)),
+    arrayLiteral(ts.map((t) => t.owner)),
+    arrayLiteral(ts.map((t) => String(t.version))),
+    arrayLiteral(ts.map((t) => t.at)),
+    arrayLiteral(ts.map(() => actor)),
+    arrayLiteral(ts.map(() => contextText)),
+    arrayLiteral(ts.map((t) => `${SUBJECT_PREFIX}.${t.owner}.updated.`)),
+    arrayLiteral(ts.map(() => null)),
+    "updated",
+    refused,
+  ];
+
+  type Out = { id: string; body: string; version: number; seq: string; subject: string; msg_id: string; payload: string; prev_seq: string | null };
+  /** One statement: the single form for one write, else the combined form. */
+  const send = async (ts: Target[]) => {
+    const out =
+      ts.length === 1
+        ? await sql.unsafe(single.sql, single.forRow(ts[0]!) as never[], { prepare: true })
+        : await sql.unsafe(COMBINED, combinedParams(ts) as never[], { prepare: true });
+    return out as unknown as Out[];
+  };
+
+  // Both forms must do the same: the same rows, bodies and events but for seq (drawn from one sequence).
+  {
+    const pick = (o: number) => rows.find((r) => r.owner === ownerName(o))!;
+    const at = "2026-02-03T04:05:06.789Z";
+    const history = async (id: string, version: number) =>
+      (await sql`select owner, version, event, schema_name, tags, at, changed, event_json from breadcrumb_history where breadcrumb_id = ${id} and version = ${version}`)[0];
+    const outbox = async (id: string, version: number) => (await sql`select subject, msg_id from outbox where msg_id = ${`${id}:${version}:updated`}`)[0];
+    const noSeq = (s: string) => s.replace(/"seq":\s*\d+/, '"seq":0');
+    const shot = async (r: Row, o: Out | undefined) => {
+      if (!o) throw new Error(`no result row for ${r.id}`);
+      const h = await history(r.id, o.version);
+      return JSON.stringify({
+        body: o.body, version: o.version, subject: o.subject, msg_id: o.msg_id, payload: noSeq(o.payload),
+        history: { ...h, event_json: noSeq(String(h?.event_json)) }, outbox: await outbox(r.id, o.version),
+      });
+    };
+    // Owners 0-3 write once alone (creating their head rows), then: 0 and 1 alone, 2 and 3 combined.
+    const fresh = [0, 1, 2, 3].map(pick);
+    for (const r of fresh) r.version = (await send([{ ...r, at }]))[0]!.version;
+    const [a, b, c, d] = fresh as [Row, Row, Row, Row];
+    const alone = [await send([{ ...a, at }]), await send([{ ...b, at }])].map((o) => o[0]);
+    const together = await send([{ ...c, at }, { ...d, at }, { ...b, version: 999, at }]);
+    if (together.length !== 2) throw new Error(`the combined statement answered ${together.length} rows for 2 matching writes of 3`);
+    const byId = new Map(together.map((o) => [o.id, o]));
+    // What differs between two rows of two owners: the id, the owner, and the row's number in its title, tag and key.
+    const strip = (s: string, r: Row) => s.replaceAll(r.id, "ID").replace(/RCRT Documentation \d+/g, "T").replace(/bench\d+/g, "B");
+    for (const [one, two] of [[a, c], [b, d]] as [Row, Row][]) {
+      const x = strip(await shot(one, alone[one === a ? 0 : 1]), one);
+      const y = strip(await shot(two, byId.get(two.id)), two);
+      if (x !== y) throw new Error(`the combined statement differs from the single one:\n${x}\n${y}`);
+    }
+    const seqs = await sql<{ owner: string; last_seq: string; prev_seq: string }[]>`select owner, last_seq::text, prev_seq::text from owner_heads where owner = any(${[c.owner, d.owner]})`;
+    for (const o of together) {
+      const head = seqs.find((s) => s.owner === (o.id === c.id ? c.owner : d.owner));
+      if (head?.last_seq !== o.seq || head.prev_seq !== o.prev_seq) throw new Error("the combined statement's seq is not its owner's head");
+    }
+    for (const r of fresh) r.version = Number((await sql<{ v: number }[]>`select version as v from breadcrumbs where id = ${r.id}`)[0]!.v);
+    console.log("check: the combined statement's rows, bodies, history and outbox rows equal the single statement's (seq aside)");
+  }
+
+  const [{ pid } = { pid: 0 }] = await sql<{ pid: number }[]>`select pg_backend_pid() as pid`;
+  const backendMs = () => {
+    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+  };
+  const selfMs = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  /** WAL flushes so far: this backend's pending counts are written to pg_stat_wal first (they lag by up to a second). */
+  const flushes = async () => {
+    await sql`select pg_stat_force_next_flush()`;
+    return (await walSyncs(sql)) ?? 0;
+  };
+  const lsnBytes = async () => Number((await sql<{ b: string }[]>`select pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as b`)[0]!.b);
+  // One statement of `size` writes, of `size` distinct owners (a rotating window over the 256).
+  let cursor = 0;
+  const batch = async (size: number) => {
+    const start = cursor;
+    cursor = (cursor + size) % OWNERS;
+    const k = Math.floor(Math.random() * PER_OWNER);
+    const chosen = Array.from({ length: size }, (_, j) => rows[((start + j) % OWNERS) + OWNERS * k]!);
+    const at = new Date().toISOString();
+    const out = await send(chosen.map((r) => ({ id: r.id, owner: r.owner, version: r.version, at })));
+    if (out.length !== size) throw new Error(`${out.length} of ${size} writes matched`);
+    for (const r of chosen) r.version++;
+  };
+
+  const figures = new Map<number, { pg: number[]; self: number[]; wal: number[]; flushes: number[] }>();
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const size of SIZES) {
+      await sql`VACUUM ANALYZE`;
+      const statements = Math.ceil(WRITES / size);
+      for (let j = 0; j < Math.ceil(100 / size); j++) await batch(size);
+      const wal0 = await lsnBytes();
+      const sync0 = await flushes();
+      const c0 = backendMs();
+      const s0 = selfMs();
+      for (let j = 0; j < statements; j++) await batch(size);
+      const s1 = selfMs();
+      const c1 = backendMs();
+      const sync1 = await flushes();
+      const wal1 = await lsnBytes();
+      const writes = statements * size;
+      const f = figures.get(size) ?? { pg: [], self: [], wal: [], flushes: [] };
+      f.pg.push((c1 - c0) / writes);
+      f.self.push((s1 - s0) / writes);
+      f.wal.push((wal1 - wal0) / writes);
+      f.flushes.push((sync1 - sync0) / writes);
+      figures.set(size, f);
+      console.log(
+        `round ${round} size ${size}: backend ${((c1 - c0) / writes).toFixed(3)} ms, postgres-js ${((s1 - s0) / writes).toFixed(3)} ms, ` +
+          `WAL ${((wal1 - wal0) / writes).toFixed(0)} B, ${((sync1 - sync0) / writes).toFixed(3)} flushes per write`,
+      );
+    }
+  }
+  console.log("\none connection, medians per write:");
+  console.log("| writes per statement | backend CPU ms | postgres-js (client) CPU ms | WAL bytes | WAL flushes |");
+  console.log("| --- | --- | --- | --- | --- |");
+  for (const [size, f] of figures) {
+    console.log(`| ${size} | ${median(f.pg).toFixed(3)} | ${median(f.self).toFixed(3)} | ${median(f.wal).toFixed(0)} | ${median(f.flushes).toFixed(3)} |`);
+  }
+
+  if (PGBENCH) {
+    const postmaster = await localPostmaster(sql);
+    const forPgbench = patchStatementForPgbench(context);
+    const singleScript = String.raw`
+\set k random(0, ${PER_OWNER - 1})
+SELECT r.id AS bid, b.version AS bver, b.owner AS bowner, '${SUBJECT_PREFIX}.' || b.owner || '.updated.' AS bsubject, to_jsonb(clock_timestamp()) #>> '{}' AS bat FROM bench_rows r JOIN breadcrumbs b ON b.id = r.id WHERE r.n = :client_id + ${OWNERS} * :k \gset
+${forPgbench.sql}
+`;
+    // Client c writes the rows of owners c*size .. c*size+size-1, one each, in one statement.
+    const combinedScript = (size: number) => String.raw`
+\set k random(0, ${PER_OWNER - 1})
+SELECT array_agg(r.id ORDER BY g) AS bids, array_agg(b.owner ORDER BY g) AS bowners, array_agg(b.version ORDER BY g) AS bvers, array_agg(to_jsonb(clock_timestamp()) #>> '{}' ORDER BY g) AS bats, array_agg('${SUBJECT_PREFIX}.' || b.owner || '.updated.' ORDER BY g) AS bsubjects FROM generate_series(:client_id * ${size}, :client_id * ${size} + ${size - 1}) g JOIN bench_rows r ON r.n = g + ${OWNERS} * :k JOIN breadcrumbs b ON b.id = r.id \gset
+${COMBINED.replace("$1::uuid[]", ":bids::uuid[]").replace("$2::text[]", ":bowners::text[]").replace("$3::int[]", ":bvers::int[]").replace("$4::timestamptz[]", ":bats::timestamptz[]").replace("$5::text[]", ":actors::text[]").replace("$6::text[]", ":ctxs::text[]").replace("$7::text[]", ":bsubjects::text[]").replace("$8::text[]", ":changed::text[]").replaceAll("$9::text", ":etype::text").replace("$10::text[]", ":refused::text[]").replaceAll("HH24:MI:SS", `HH24' || chr(58) || 'MI' || chr(58) || 'SS`).trim()};
+`;
+    const combinedVars = (size: number) => ({
+      actors: arrayLiteral(Array.from({ length: size }, () => actor)),
+      ctxs: arrayLiteral(Array.from({ length: size }, () => contextText)),
+      changed: arrayLiteral(Array.from({ length: size }, () => null)),
+      etype: "updated",
+      refused,
+    });
+    const phases: { label: string; size: number; clients: number }[] = [{ label: "single, 16 clients", size: 1, clients: 16 }];
+    for (const size of SIZES.filter((s) => s > 1)) {
+      phases.push({ label: `combined ${size}, ${16 / size} clients (16 in flight)`, size, clients: 16 / size });
+      phases.push({ label: `combined ${size}, 16 clients (${16 * size} in flight)`, size, clients: 16 });
+    }
+    const rates = new Map<string, { wps: number[]; pgMs: number[]; flushes: number[]; p50: number[] }>();
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const ph of phases) {
+        await sql`VACUUM ANALYZE`;
+        const pg0 = postmaster === undefined ? 0 : postgresCpuMs(postmaster);
+        const sync0 = (await walSyncs(sql)) ?? 0;
+        const r = await pgbench({
+          databaseUrl: url.toString(),
+          script: ph.size === 1 ? singleScript : combinedScript(ph.size),
+          clients: ph.clients,
+          threads: Math.min(2, ph.clients),
+          seconds: SECONDS,
+          vars: ph.size === 1 ? forPgbench.vars : combinedVars(ph.size),
+        });
+        if (r.failed > 0 || !(r.tps > 0)) throw new Error(`pgbench failed (${ph.label}):\n${r.raw}`);
+        const pgMs = postmaster === undefined ? NaN : postgresCpuMs(postmaster) - pg0;
+        const writes = r.transactions * ph.size;
+        const sync1 = (await walSyncs(sql)) ?? 0;
+        const f = rates.get(ph.label) ?? { wps: [], pgMs: [], flushes: [], p50: [] };
+        f.wps.push(r.tps * ph.size);
+        f.pgMs.push(pgMs / writes);
+        f.flushes.push((sync1 - sync0) / writes);
+        f.p50.push(r.p50);
+        rates.set(ph.label, f);
+        console.log(`round ${round} ${ph.label}: ${(r.tps * ph.size).toFixed(0)} writes/s, Postgres ${(pgMs / writes).toFixed(3)} ms CPU and ${((sync1 - sync0) / writes).toFixed(3)} flushes per write, statement p50 ${r.p50.toFixed(2)} ms`);
+      }
+    }
+    console.log("\npgbench -M prepared, medians:");
+    console.log("| form | writes/s | Postgres CPU ms per write | WAL flushes per write | statement p50 ms |");
+    console.log("| --- | --- | --- | --- | --- |");
+    for (const [label, f] of rates) {
+      console.log(`| ${label} | ${median(f.wps).toFixed(0)} | ${median(f.pgMs).toFixed(3)} | ${median(f.flushes).toFixed(3)} | ${median(f.p50).toFixed(2)} |`);
+    }
+  }
+} finally {
+  await sql.end();
+  await admin.unsafe(`DROP DATABASE ${name} WITH (FORCE)`);
+  await admin.end();
+}
