@@ -5,7 +5,8 @@
  * form does the same writes as one statement over arrays of parameters (`unnest`, one row per
  * write): every effect kept (the row, history row, outbox row, the owner's commit lock and seq,
  * schema counts, the response text), each write's result its own row, a write that misses its
- * version simply absent. Before measuring, the tool checks that both forms give the same rows.
+ * version simply absent. Before measuring, the tool checks that both forms give the same rows, and
+ * prints how Postgres's generic plan of the combined form finds the rows.
  *
  * Part 1, one connection (noise of a shared machine barely moves it): the backend's CPU per write
  * (/proc/<pid>/stat), WAL bytes and WAL flushes (pg_stat_wal) per write, and this process's CPU
@@ -19,6 +20,7 @@
  *
  *   node --import tsx tools/write-combining.ts
  *   SIZES=1,4,16 ROUNDS=2 SECONDS=8 N=1200 node --import tsx tools/write-combining.ts
+ *   PGBENCH_PART=off node --import tsx tools/write-combining.ts     # part 1 only
  *
  * Needs Postgres on the machine it runs on, psql and pgbench.
  */
@@ -226,6 +228,19 @@ try {
     console.log("check: the combined statement's rows, bodies, history and outbox rows equal the single statement's (seq aside)");
   }
 
+  // How the prepared statement finds the rows once Postgres plans it generically (after 5 runs it may):
+  // by the primary key per write, or by scanning the table (fine at 1,024 rows, not at 1M).
+  {
+    await sql.unsafe("SET plan_cache_mode = force_generic_plan");
+    await sql.unsafe(`PREPARE combined_plan (uuid[], text[], int[], timestamptz[], text[], text[], text[], text[], text, text[]) AS ${COMBINED}`);
+    const plan = await sql.unsafe<{ "QUERY PLAN": string }[]>(
+      `EXPLAIN EXECUTE combined_plan('{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', 'updated', '{}')`,
+    );
+    const lines = plan.map((r) => r["QUERY PLAN"]).filter((l) => /Update on breadcrumbs|Join|Nested Loop|Scan on breadcrumbs|Scan using breadcrumbs_pkey|Function Scan/.test(l));
+    console.log(`generic plan of the combined statement's row change:\n${lines.slice(0, 6).join("\n")}`);
+    await sql.unsafe("DEALLOCATE combined_plan");
+    await sql.unsafe("RESET plan_cache_mode");
+  }
   const [{ pid } = { pid: 0 }] = await sql<{ pid: number }[]>`select pg_backend_pid() as pid`;
   const backendMs = () => {
     const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
