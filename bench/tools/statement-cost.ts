@@ -14,6 +14,7 @@
  * Needs Postgres on the machine it runs on (it reads the backend's /proc entry) and psql.
  */
 import postgres from "postgres";
+import { drizzle } from "drizzle-orm/postgres-js";
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { adminUrl } from "@crumbs/testkit";
@@ -56,6 +57,9 @@ try {
     rows.push({ id: r!.id, owner, version: 1 });
   }
   await sql`CREATE EXTENSION IF NOT EXISTS pg_walinspect`;
+  // The API's client as drizzle sets it up: a jsonb parameter is sent as the JSON text it is (postgres-js
+  // alone would JSON.stringify the text again, and the row's context would be stored as one JSON string).
+  drizzle({ client: sql });
   const statement = patchStatement(pageContext(7, 2));
   const [{ pid } = { pid: 0 }] = await sql<{ pid: number }[]>`select pg_backend_pid() as pid`;
   const cpuMs = () => {
