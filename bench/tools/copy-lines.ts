@@ -5,8 +5,9 @@
  * each DataRow into a row. This tool reads an owner's 100,000 history rows of ~1.3 KB (the replay
  * suite's rows) in alternating rounds:
  *
- *   cursor      the API's streamed read today: EventSteps (one statement per step of up to 1,000
- *               rows and a third of CRUMBS_PAGE_MAX_BYTES, the next step read ahead) and eventLines
+ *   cursor      the API's streamed read as rows (EventSteps without copyOut, as for an answer with a
+ *               selector: one statement per step of up to 1,000 rows and a third of
+ *               CRUMBS_PAGE_MAX_BYTES, the next step read ahead, each step's lines joined)
  *   copy-steps  one COPY per step, cut by the same rule (a running sum of octet_length in SQL),
  *               the next step's `after` read from the head of the step's last line
  *   copy-one    one COPY for all the rows (no byte bound: the upper bound of what COPY can save)
@@ -31,7 +32,7 @@ import { EVENTS_PAGE_MAX_EVENTS } from "@crumbs/schemas";
 import { median } from "../stats.ts";
 import { fillHistory } from "../suites/replay.ts";
 // The API's streamed read, as is.
-import { DEFAULT_PAGE_MAX_BYTES, EventSteps, eventJsonOf, eventLines } from "@crumbs/api/testing";
+import { DEFAULT_PAGE_MAX_BYTES, EventSteps, eventJsonOf } from "@crumbs/api/testing";
 
 const ROWS = Number(process.env.ROWS ?? 100_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
@@ -82,9 +83,10 @@ async function backendsCpu(): Promise<Map<number, number>> {
 type Way = (owner: string, limit: number) => Promise<Buffer[]>;
 
 const cursorWay: Way = async (owner, limit) => {
-  const steps = new EventSteps(database.db, owner, { limit, pageMaxBytes: DEFAULT_PAGE_MAX_BYTES });
+  // The database without its copyOut: the row read, as the API streams an answer with a selector.
+  const steps = new EventSteps({ db: database.db }, owner, { limit, pageMaxBytes: DEFAULT_PAGE_MAX_BYTES });
   const out: Buffer[] = [];
-  for (let items = await steps.next(); items; items = await steps.next()) out.push(eventLines(items));
+  for (let lines = await steps.next(); lines; lines = await steps.next()) out.push(lines);
   return out;
 };
 

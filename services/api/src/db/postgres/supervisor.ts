@@ -201,6 +201,28 @@ export class PostgresSupervisor {
     }
   }
 
+  /**
+   * The whole output of a `COPY ... TO STDOUT`, on a connection reserved for it and released once
+   * the COPY has ended. It is always read to its end: postgres-js's cancel does not stop a COPY, and
+   * a reader that stops early leaves the connection in copy mode for good, its backend blocked
+   * writing (bench/results/45). So a caller bounds what one COPY sends (a step of a streamed answer:
+   * 1,000 rows, a third of a page's bytes) and stops by not asking for the next. Same deadline and
+   * failure handling as any query: a COPY that never ends retires the client.
+   */
+  copyOut(statement: string): Promise<Buffer> {
+    const gen = this.current();
+    return this.run(gen, async () => {
+      const reserved = await gen.client.reserve();
+      try {
+        const chunks: Buffer[] = [];
+        for await (const chunk of await reserved.unsafe(statement).readable()) chunks.push(chunk as Buffer);
+        return Buffer.concat(chunks);
+      } finally {
+        reserved.release();
+      }
+    });
+  }
+
   /** Ends `gen` (once), so the next query opens a fresh client. Resolves when its connections are terminated. */
   private retire(gen: Generation, reason: unknown): Promise<void> {
     if (gen.retiring) return gen.retiring;
