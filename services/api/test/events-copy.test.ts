@@ -84,6 +84,14 @@ describe("a client leaving a streamed answer read by COPY", () => {
   });
   afterAll(() => s?.dispose());
 
+  it("leaves its connection answering: COPY after COPY of rows over the driver's buffer, then a query, on the one connection", async () => {
+    // Rows of 700 KB, each far over what the driver's stream buffers (64 KB), as fast as Postgres makes them.
+    const text = `copy (select repeat('x', 700000) from generate_series(1, 2)) to stdout`;
+    for (let i = 0; i < 5; i++) expect((await s.database.copyOut!(text)).length).toBe(1_400_002);
+    const rows = rowsOf<{ n: string }>(await s.database.db.execute(sql`select count(*)::text as n from breadcrumb_history`));
+    expect(rows[0]?.n).toBe("12000");
+  });
+
   it("leaves the pool serving: no COPY left running, the next answers whole", async () => {
     const url = await s.serve();
     for (let round = 0; round < 3; round++) {

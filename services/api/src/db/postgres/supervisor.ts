@@ -214,9 +214,19 @@ export class PostgresSupervisor {
     return this.run(gen, async () => {
       const reserved = await gen.client.reserve();
       try {
-        const chunks: Buffer[] = [];
-        for await (const chunk of await reserved.unsafe(statement).readable()) chunks.push(chunk as Buffer);
-        return Buffer.concat(chunks);
+        const stream = await reserved.unsafe(statement).readable();
+        // Taken as it comes ('data'), never through the stream's async iterator: postgres-js pauses
+        // the connection's socket when a row finds the stream's buffer full and resumes it only when
+        // the stream asks for more, so a COPY that ends with rows still buffered leaves the socket
+        // paused, and the next query on that connection never answers (the 2nd to 5th COPY of 1.3 MB
+        // on a reused connection hung that way). Flowing, a row is handed over as it is pushed and
+        // the buffer never fills.
+        return await new Promise<Buffer>((resolve, reject) => {
+          const chunks: Buffer[] = [];
+          stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+          stream.once("end", () => resolve(Buffer.concat(chunks)));
+          stream.once("error", reject);
+        });
       } finally {
         reserved.release();
       }
