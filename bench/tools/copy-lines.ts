@@ -8,6 +8,7 @@
  *   cursor      the API's streamed read as rows (EventSteps without copyOut, as for an answer with a
  *               selector: one statement per step of up to 1,000 rows and a third of
  *               CRUMBS_PAGE_MAX_BYTES, the next step read ahead, each step's lines joined)
+ *   api-copy    the API's streamed read without a selector: EventSteps with the database's copyOut
  *   copy-steps  one COPY per step, cut by the same rule (a running sum of octet_length in SQL),
  *               the next step's `after` read from the head of the step's last line
  *   copy-one    one COPY for all the rows (no byte bound: the upper bound of what COPY can save)
@@ -82,13 +83,14 @@ async function backendsCpu(): Promise<Map<number, number>> {
 
 type Way = (owner: string, limit: number) => Promise<Buffer[]>;
 
-const cursorWay: Way = async (owner, limit) => {
-  // The database without its copyOut: the row read, as the API streams an answer with a selector.
-  const steps = new EventSteps({ db: database.db }, owner, { limit, pageMaxBytes: DEFAULT_PAGE_MAX_BYTES });
+/** The API's streamed read: with the database's copyOut (an answer without a selector), or without it (rows). */
+const stepsWay = (db: Pick<typeof database, "db" | "copyOut">): Way => async (owner, limit) => {
+  const steps = new EventSteps(db, owner, { limit, pageMaxBytes: DEFAULT_PAGE_MAX_BYTES });
   const out: Buffer[] = [];
   for (let lines = await steps.next(); lines; lines = await steps.next()) out.push(lines);
   return out;
 };
+const cursorWay = stepsWay({ db: database.db });
 
 /** The chunks of one COPY, as postgres-js hands them over (one per CopyData message: a row). */
 async function copyOut(text: string): Promise<Buffer[]> {
@@ -148,6 +150,7 @@ function countLines(chunks: Buffer[]): number {
 
 const ways: [string, Way][] = [
   ["cursor", cursorWay],
+  ["api-copy", stepsWay(database)],
   ["copy-steps", copyStepsWay],
   ["copy-one", copyOneWay],
 ];
