@@ -5,8 +5,10 @@
  * each DataRow into a row. This tool reads an owner's 100,000 history rows of ~1.3 KB (the replay
  * suite's rows) in alternating rounds:
  *
- *   cursor      the API's streamed read today: EventSteps (one statement per step of up to 1,000
- *               rows and a third of CRUMBS_PAGE_MAX_BYTES, the next step read ahead) and eventLines
+ *   cursor      the API's streamed read as rows (EventSteps without copyOut, as for an answer with a
+ *               selector: one statement per step of up to 1,000 rows and a third of
+ *               CRUMBS_PAGE_MAX_BYTES, the next step read ahead, each step's lines joined)
+ *   api-copy    the API's streamed read without a selector: EventSteps with the database's copyOut
  *   copy-steps  one COPY per step, cut by the same rule (a running sum of octet_length in SQL),
  *               the next step's `after` read from the head of the step's last line
  *   copy-one    one COPY for all the rows (no byte bound: the upper bound of what COPY can save)
@@ -31,7 +33,7 @@ import { EVENTS_PAGE_MAX_EVENTS } from "@crumbs/schemas";
 import { median } from "../stats.ts";
 import { fillHistory } from "../suites/replay.ts";
 // The API's streamed read, as is.
-import { DEFAULT_PAGE_MAX_BYTES, EventSteps, eventJsonOf, eventLines } from "@crumbs/api/testing";
+import { DEFAULT_PAGE_MAX_BYTES, EventSteps, eventJsonOf } from "@crumbs/api/testing";
 
 const ROWS = Number(process.env.ROWS ?? 100_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
@@ -81,12 +83,14 @@ async function backendsCpu(): Promise<Map<number, number>> {
 
 type Way = (owner: string, limit: number) => Promise<Buffer[]>;
 
-const cursorWay: Way = async (owner, limit) => {
-  const steps = new EventSteps(database.db, owner, { limit, pageMaxBytes: DEFAULT_PAGE_MAX_BYTES });
+/** The API's streamed read: with the database's copyOut (an answer without a selector), or without it (rows). */
+const stepsWay = (db: Pick<typeof database, "db" | "copyOut">): Way => async (owner, limit) => {
+  const steps = new EventSteps(db, owner, { limit, pageMaxBytes: DEFAULT_PAGE_MAX_BYTES });
   const out: Buffer[] = [];
-  for (let items = await steps.next(); items; items = await steps.next()) out.push(eventLines(items));
+  for (let lines = await steps.next(); lines; lines = await steps.next()) out.push(lines);
   return out;
 };
+const cursorWay = stepsWay({ db: database.db });
 
 /** The chunks of one COPY, as postgres-js hands them over (one per CopyData message: a row). */
 async function copyOut(text: string): Promise<Buffer[]> {
@@ -146,6 +150,7 @@ function countLines(chunks: Buffer[]): number {
 
 const ways: [string, Way][] = [
   ["cursor", cursorWay],
+  ["api-copy", stepsWay(database)],
   ["copy-steps", copyStepsWay],
   ["copy-one", copyOneWay],
 ];

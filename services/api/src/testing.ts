@@ -10,6 +10,6 @@ export { hashToken } from "./http/auth.ts";
 export { breadcrumbContentCheck } from "./http/validate-write.ts";
 export { lockedServerConfig, mintUser, ownerAccountKey } from "./nats-auth/index.ts";
 // The streamed read of /v1/events, as bench/tools/copy-lines.ts times it against COPY.
-export { EventSteps, eventLines } from "./store/event-lines.ts";
+export { EventSteps } from "./store/event-lines.ts";
 export { DEFAULT_PAGE_MAX_BYTES } from "./store/paging/page-budget.ts";
 export { eventJsonOf } from "./store/event-json.ts";

@@ -22,6 +22,11 @@ export interface Database {
    * guard (postgres/fault-guard.ts) after the driver's uncaught TypeError.
    */
   recover?(reason: unknown): void;
+  /**
+   * The output of a `COPY ... TO STDOUT` statement, read to its end (postgres only: PGlite's
+   * streamed reads stay row reads). The caller bounds what it sends.
+   */
+  copyOut?(statement: string): Promise<Buffer>;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   close(): Promise<void>;

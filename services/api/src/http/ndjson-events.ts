@@ -1,8 +1,10 @@
 import { CrumbsError, EVENTS_NDJSON } from "@crumbs/schemas";
-import { closingLine, eventLines, EventSteps, type EventStepsQuery } from "../store/event-lines.ts";
+import { closingLine, EventSteps, type EventStepsQuery } from "../store/event-lines.ts";
 import type { Database } from "../db/database.ts";
 import type { OwnerReadGate } from "../limits/owner-read-gate.ts";
 import { errorBody } from "./errors.ts";
+
+const EMPTY = Buffer.alloc(0);
 
 /** Whether the request asks for the streamed answer (an Accept naming NDJSON). */
 export const wantsNdjson = (accept: string | undefined) => accept !== undefined && accept.toLowerCase().includes(EVENTS_NDJSON);
@@ -34,8 +36,8 @@ export async function ndjsonEvents(deps: NdjsonDeps, owner: string, q: EventStep
   let steps: EventSteps;
   let first: Buffer;
   try {
-    steps = new EventSteps(deps.database.db, owner, q);
-    first = eventLines((await steps.next()) ?? []);
+    steps = new EventSteps(deps.database, owner, q);
+    first = (await steps.next()) ?? EMPTY;
   } catch (err) {
     release();
     throw err;
@@ -50,10 +52,10 @@ export async function ndjsonEvents(deps: NdjsonDeps, owner: string, q: EventStep
             if (first.length > 0) return controller.enqueue(first);
           }
           for (;;) {
-            const items = await steps.next();
-            if (items === undefined) break;
+            const lines = await steps.next();
+            if (lines === undefined) break;
             // A step of a selector's scan can be empty yet not the last: read on, write nothing.
-            if (items.length > 0) return controller.enqueue(eventLines(items));
+            if (lines.length > 0) return controller.enqueue(lines);
           }
           if (steps.end) controller.enqueue(closingLine(steps.end));
           controller.close();

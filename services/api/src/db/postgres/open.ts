@@ -48,6 +48,7 @@ export function openPostgres(opts: OpenPostgresOptions): Database {
       await db.execute(sql`select 1`);
     },
     recover: (reason) => supervisor.recover(reason),
+    copyOut: (statement) => supervisor.copyOut(statement),
     close: () => supervisor.close(),
   };
 }
