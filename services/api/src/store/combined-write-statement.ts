@@ -19,7 +19,7 @@ import {
  * A PATCH that replaces the context (with If-Match, no Idempotency-Key, nothing else in the body):
  * the shape that may share a statement with others (see WriteCombiner). Other writes run alone.
  */
-export interface ContextReplace {
+export interface ContextReplaceValues {
   id: string;
   owner: string;
   actor: string;
@@ -30,6 +30,9 @@ export interface ContextReplace {
   context: string;
   /** The schemas whose check refuses the context (write-schema-guard.ts); empty when none does. */
   refused: readonly string[];
+}
+
+export interface ContextReplace extends ContextReplaceValues {
   /** The same write with the single statement: how it runs alone. */
   alone(): Promise<WrittenRow | undefined>;
 }
@@ -85,7 +88,7 @@ const COMBINED_PATCH_SQL = sql`
 export const COMBINED_PATCH = new PgDialect().sqlToQuery(COMBINED_PATCH_SQL).sql;
 
 /** The parameters of COMBINED_PATCH for `writes`: arrays as literals, as the single form sends text[]. */
-export function combinedPatchParams(writes: readonly ContextReplace[]): string[] {
+export function combinedPatchParams(writes: readonly ContextReplaceValues[]): string[] {
   return [
     arrayLiteral(writes.map((w) => w.id)),
     arrayLiteral(writes.map((w) => w.owner)),
