@@ -111,12 +111,10 @@ export async function executeCombinedPatch(client: PostgresJsClient, writes: rea
 
 /**
  * Writes per statement at most. 16 is the largest size results 47 priced (-55-62% of the statement's
- * Postgres CPU per write); with the pool's 4 connections busy, a statement holds about 4 in practice.
+ * Postgres CPU per write). In the write-path bench (16 clients, the pool's 4 connections) statements
+ * held 4.0 writes on average, 58% of them two or more, the largest 16 (bench/results 49).
  */
 const MAX_PER_STATEMENT = 16;
-
-/** Without a pool size to read (postgres-js always has one), the default pool's. */
-const FALLBACK_SLOTS = 4;
 
 export type PatchCombiner = WriteCombiner<ContextReplace, WrittenRow | undefined>;
 
@@ -124,18 +122,21 @@ const combiners = new WeakMap<PostgresJsClient, PatchCombiner>();
 
 /**
  * The combiner of the pool under `db` (one per pool: its slots are the pool's connections), or
- * undefined where writes are not combined (PGlite, a transaction).
+ * undefined where writes are not combined: PGlite, a transaction, a client that names no pool size
+ * (bench/suites/write-path-sql.ts captures the single statement with one).
  */
 export function patchCombinerOf(db: Executor): PatchCombiner | undefined {
   const client = postgresJsClientOf(db);
-  if (!client) return undefined;
+  const slots = client?.options?.max;
+  if (!client || !slots) return undefined;
   let combiner = combiners.get(client);
   if (!combiner) {
     combiner = new WriteCombiner({
-      slots: client.options?.max ?? FALLBACK_SLOTS,
+      slots,
       maxPerStatement: MAX_PER_STATEMENT,
       runBatch: (writes) => executeCombinedPatch(client, writes),
       runAlone: (w) => w.alone(),
+      defer: (start) => void setImmediate(start),
     });
     combiners.set(client, combiner);
   }

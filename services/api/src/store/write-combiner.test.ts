@@ -15,7 +15,13 @@ interface Pending {
 
 function harness(slots: number, maxPerStatement: number, alone: (w: W) => Promise<string> = async (w) => `alone ${w.n}`) {
   const batches: Pending[] = [];
+  // The event loop's turn, ended by hand: the writes sent before endTurn() are one turn's.
+  const deferred: (() => void)[] = [];
+  const endTurn = () => {
+    while (deferred.length > 0) deferred.shift()!();
+  };
   const combiner = new WriteCombiner<W, string>({
+    defer: (start) => void deferred.push(start),
     slots,
     maxPerStatement,
     runBatch: (writes) =>
@@ -24,7 +30,7 @@ function harness(slots: number, maxPerStatement: number, alone: (w: W) => Promis
       }),
     runAlone: alone,
   });
-  return { combiner, batches };
+  return { combiner, batches, endTurn };
 }
 
 const w = (owner: string, n: number): W => ({ owner, n });
@@ -45,18 +51,31 @@ describe("takeBatch", () => {
 });
 
 describe("WriteCombiner", () => {
-  it("runs a write at once while a slot is free, alone", async () => {
-    const { combiner, batches } = harness(2, 8);
-    expect(await combiner.write(w("a", 1))).toBe("alone 1");
+  it("runs the one write of a turn alone while a slot is free", async () => {
+    const { combiner, batches, endTurn } = harness(2, 8);
+    const one = combiner.write(w("a", 1));
+    endTurn();
+    expect(await one).toBe("alone 1");
     expect(batches).toHaveLength(0);
     expect(combiner.stats).toMatchObject({ statements: 1, writes: 1, combined: 0 });
   });
 
+  it("sends the writes of one turn as one statement even while a slot is free", async () => {
+    const { combiner, batches, endTurn } = harness(2, 8);
+    const all = [w("a", 1), w("b", 2), w("c", 3)].map((x) => combiner.write(x));
+    endTurn();
+    expect(batches.map((b) => b.writes.map((x) => x.n))).toEqual([[1, 2, 3]]);
+    batches[0]!.finish();
+    expect(await Promise.all(all)).toEqual(["batch 1", "batch 2", "batch 3"]);
+  });
+
   it("sends what waits while the slots are busy as one statement when one finishes", async () => {
     const gates: (() => void)[] = [];
-    const { combiner, batches } = harness(1, 3, (x) => new Promise((r) => gates.push(() => r(`alone ${x.n}`))));
+    const { combiner, batches, endTurn } = harness(1, 3, (x) => new Promise((r) => gates.push(() => r(`alone ${x.n}`))));
     const first = combiner.write(w("a", 1));
+    endTurn();
     const rest = [w("b", 2), w("c", 3), w("d", 4), w("e", 5)].map((x) => combiner.write(x));
+    endTurn();
     expect(combiner.waiting).toBe(4);
     gates.shift()!();
     expect(await first).toBe("alone 1");
@@ -70,44 +89,34 @@ describe("WriteCombiner", () => {
   });
 
   it("keeps an owner's second write out of flight until its first finished", async () => {
-    const { combiner, batches } = harness(4, 8, () => new Promise(() => {}));
+    const { combiner, batches, endTurn } = harness(4, 8);
     void combiner.write(w("a", 1));
     void combiner.write(w("a", 2));
     void combiner.write(w("b", 3));
-    await tick();
-    // a1 and b3 went alone (slots were free); a2 waits for a1.
+    endTurn();
+    // a1 and b3 went together; a2 waits for a1.
+    expect(batches.map((b) => b.writes.map((x) => x.n))).toEqual([[1, 3]]);
     expect(combiner.waiting).toBe(1);
-    expect(batches).toHaveLength(0);
+    batches[0]!.finish();
+    await tick();
+    expect(combiner.waiting).toBe(0);
+    expect(combiner.stats).toMatchObject({ statements: 2, writes: 3 });
   });
 
   it("runs each write of a failed statement alone, so each gets its own answer", async () => {
-    const gates: (() => void)[] = [];
-    const { combiner, batches } = harness(1, 8, (x) =>
-      x.n === 3 ? Promise.reject(new Error("bad 3")) : new Promise((r) => gates.push(() => r(`alone ${x.n}`))),
-    );
-    const first = combiner.write(w("a", 1));
-    const rest = [w("b", 2), w("c", 3), w("d", 4)].map((x) => combiner.write(x).catch((e: Error) => e.message));
-    gates.shift()!();
-    await first;
-    await tick();
+    const { combiner, batches, endTurn } = harness(1, 8, (x) => (x.n === 3 ? Promise.reject(new Error("bad 3")) : Promise.resolve(`alone ${x.n}`)));
+    const all = [w("b", 2), w("c", 3), w("d", 4)].map((x) => combiner.write(x).catch((e: Error) => e.message));
+    endTurn();
     batches[0]!.fail(new Error("deadlock detected"));
-    await tick();
-    while (gates.length > 0) gates.shift()!();
-    expect(await Promise.all(rest)).toEqual(["alone 2", "bad 3", "alone 4"]);
-    expect(combiner.stats).toMatchObject({ combined: 1, fallbacks: 3, writes: 4 });
+    expect(await Promise.all(all)).toEqual(["alone 2", "bad 3", "alone 4"]);
+    expect(combiner.stats).toMatchObject({ combined: 1, fallbacks: 3, writes: 3 });
   });
 
   it("treats a statement that gave the wrong number of results as failed", async () => {
-    const gates: (() => void)[] = [];
-    const { combiner, batches } = harness(1, 8, (x) => new Promise((r) => gates.push(() => r(`alone ${x.n}`))));
-    const first = combiner.write(w("a", 1));
-    const rest = [w("b", 2), w("c", 3)].map((x) => combiner.write(x));
-    gates.shift()!();
-    await first;
-    await tick();
+    const { combiner, batches, endTurn } = harness(1, 8);
+    const all = [w("b", 2), w("c", 3)].map((x) => combiner.write(x));
+    endTurn();
     batches[0]!.finish(["only one"]);
-    await tick();
-    while (gates.length > 0) gates.shift()!();
-    expect(await Promise.all(rest)).toEqual(["alone 2", "alone 3"]);
+    expect(await Promise.all(all)).toEqual(["alone 2", "alone 3"]);
   });
 });
