@@ -2,9 +2,9 @@
  * What combining concurrent PATCHes of distinct owners into ONE statement would save, priced before
  * it is built. The single form is the statement the API sends for the write-path bench's PATCH (a
  * page context with If-Match, captured from the API's own code: write-path-sql.ts). The combined
- * form (combined-write-sql.ts) does the same writes as one statement over arrays of parameters (`unnest`, one row per
- * write): every effect kept (the row, history row, outbox row, the owner's commit lock and seq,
- * schema counts, the response text), each write's result its own row, a write that misses its
+ * form (the API's combined statement, store/combined-write-statement.ts) does the same writes as one statement over
+ * arrays of parameters (`unnest`, one row per write): every effect kept (the row, history row, outbox row, the owner's commit lock and seq,
+ * the response text; schema counts, which a PATCH never changes, are left out), each write's result its own row, a write that misses its
  * version simply absent. Before measuring, the tool checks that both forms give the same rows, and
  * prints how Postgres's generic plan of the combined form finds the rows.
  *
@@ -35,7 +35,9 @@ import { pageContext, pageContextTags } from "../lib/page-context.ts";
 import { pgbench } from "../lib/pgbench.ts";
 import { localPostmaster, postgresCpuMs, walSyncs } from "../lib/cpu-account.ts";
 import { patchStatement, patchStatementForPgbench } from "../suites/write-path-sql.ts";
-import { arrayLiteral, COMBINED, combinedScript } from "./combined-write-sql.ts";
+import { COMBINED_PATCH, combinedPatchParams } from "@crumbs/api/store";
+import { breadcrumbContentCheck } from "@crumbs/api/testing";
+import { combinedScript } from "./combined-write-sql.ts";
 
 /** 256 owners, so that 16 pgbench clients of 16 owners each never share one; 4 rows each. */
 const OWNERS = 256;
@@ -93,22 +95,11 @@ try {
   // The single form's parameters that are the same for every write of the bench's shape.
   const probe = single.forRow({ id: "00000000-0000-4000-8000-000000000001", version: 1, at: "2026-01-01T00:00:00.000Z", owner: "bench0" });
   const contextText = probe.find((p) => typeof p === "string" && p.startsWith('{"url"')) as string;
-  const refused = probe.find((p) => typeof p === "string" && p.startsWith('{"browser.')) as string;
+  const refused = breadcrumbContentCheck.refusing(context);
   const actor = "admin";
-  if (!contextText || !refused) throw new Error("the captured statement changed shape: update this tool");
-  // Arrays go as Postgres array literals (text), as pgbench sends them too.
-  const combinedParams = (ts: Target[]) => [
-    arrayLiteral(ts.map((t) => t.id)),
-    arrayLiteral(ts.map((t) => t.owner)),
-    arrayLiteral(ts.map((t) => String(t.version))),
-    arrayLiteral(ts.map((t) => t.at)),
-    arrayLiteral(ts.map(() => actor)),
-    arrayLiteral(ts.map(() => contextText)),
-    arrayLiteral(ts.map((t) => `${SUBJECT_PREFIX}.${t.owner}.updated.`)),
-    arrayLiteral(ts.map(() => null)),
-    "updated",
-    refused,
-  ];
+  if (!contextText || refused === "all") throw new Error("the captured statement changed shape: update this tool");
+  const combinedParams = (ts: Target[]) =>
+    combinedPatchParams(ts.map((t) => ({ id: t.id, owner: t.owner, actor, expectedVersion: t.version, at: t.at, context: contextText, refused })));
 
   type Out = { id: string; body: string; version: number; seq: string; subject: string; msg_id: string; payload: string; prev_seq: string | null };
   /** One statement: the single form for one write, else the combined form. */
@@ -116,7 +107,7 @@ try {
     const out =
       ts.length === 1
         ? await sql.unsafe(single.sql, single.forRow(ts[0]!) as never[], { prepare: true })
-        : await sql.unsafe(COMBINED, combinedParams(ts) as never[], { prepare: true });
+        : await sql.unsafe(COMBINED_PATCH, combinedParams(ts) as never[], { prepare: true });
     return out as unknown as Out[];
   };
 
@@ -164,9 +155,9 @@ try {
   // by the primary key per write, or by scanning the table (fine at 1,024 rows, not at 1M).
   {
     await sql.unsafe("SET plan_cache_mode = force_generic_plan");
-    await sql.unsafe(`PREPARE combined_plan (uuid[], text[], int[], timestamptz[], text[], text[], text[], text[], text, text[]) AS ${COMBINED}`);
+    await sql.unsafe(`PREPARE combined_plan (uuid[], text[], int[], timestamptz[], text[], text[], text[], text[]) AS ${COMBINED_PATCH}`);
     const plan = await sql.unsafe<{ "QUERY PLAN": string }[]>(
-      `EXPLAIN EXECUTE combined_plan('{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', 'updated', '{}')`,
+      `EXPLAIN EXECUTE combined_plan('{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}')`,
     );
     const lines = plan.map((r) => r["QUERY PLAN"]).filter((l) => /Update on breadcrumbs|Join|Nested Loop|Scan on breadcrumbs|Scan using breadcrumbs_pkey|Function Scan/.test(l));
     console.log(`generic plan of the combined statement's row change:\n${lines.slice(0, 6).join("\n")}`);
@@ -244,13 +235,11 @@ try {
 SELECT r.id AS bid, b.version AS bver, b.owner AS bowner, '${SUBJECT_PREFIX}.' || b.owner || '.updated.' AS bsubject, to_jsonb(clock_timestamp()) #>> '{}' AS bat FROM bench_rows r JOIN breadcrumbs b ON b.id = r.id WHERE r.n = :client_id + ${OWNERS} * :k \gset
 ${forPgbench.sql}
 `;
-    const combinedVars = (size: number) => ({
-      actors: arrayLiteral(Array.from({ length: size }, () => actor)),
-      ctxs: arrayLiteral(Array.from({ length: size }, () => contextText)),
-      changed: arrayLiteral(Array.from({ length: size }, () => null)),
-      etype: "updated",
-      refused,
-    });
+    // The per-statement values as the API binds them ($5 actors, $6 contexts, $8 refused schemas).
+    const combinedVars = (size: number) => {
+      const p = combinedParams(Array.from({ length: size }, (_, i) => ({ id: rows[i]!.id, owner: rows[i]!.owner, version: 1, at: "2026-01-01T00:00:00Z" })));
+      return { actors: p[4]!, ctxs: p[5]!, refused: p[7]! };
+    };
     const phases: { label: string; size: number; clients: number }[] = [{ label: "single, 16 clients", size: 1, clients: 16 }];
     for (const size of SIZES.filter((s) => s > 1)) {
       phases.push({ label: `combined ${size}, ${16 / size} clients (16 in flight)`, size, clients: 16 / size });

@@ -16,3 +16,4 @@ export type { WriteResult } from "./write.ts";
 export type { ContentCheck } from "./write-schema-guard.ts";
 export { etagOf } from "./write.ts";
 export { JsonText } from "./write-statement.ts";
+export { COMBINED_PATCH, combinedPatchParams, type ContextReplaceValues } from "./combined-write-statement.ts";

@@ -55,3 +55,27 @@ export const ownerHeadCtes = (source: SQL): SQL => sql`
     ON CONFLICT (owner) DO UPDATE SET prev_seq = oh.last_seq, last_seq = nextval('history_seq')
     RETURNING oh.last_seq AS seq, oh.prev_seq),
   s AS (SELECT seq, prev_seq FROM head_upd UNION ALL SELECT seq, prev_seq FROM head_new)`;
+
+/**
+ * ownerHeadCtes for several writes of distinct owners in one statement (store/combined-write-statement.ts):
+ * the same steps, each keyed by owner, ending in `s (owner, seq, prev_seq)`. The head rows are locked
+ * in owner order, so two such statements that share owners (two API replicas) wait for each other
+ * here instead of deadlocking.
+ */
+export const ownersHeadCtes = (source: SQL): SQL => sql`
+  head_src AS (${source}),
+  head_lock AS (
+    SELECT oh.owner, oh.last_seq AS prev_seq FROM owner_heads oh JOIN head_src ON oh.owner = head_src.owner
+    ORDER BY oh.owner FOR UPDATE OF oh),
+  head_next AS (SELECT owner, prev_seq, nextval('history_seq') AS seq FROM head_lock),
+  head_upd AS (
+    UPDATE owner_heads oh SET prev_seq = n.prev_seq, last_seq = n.seq
+    FROM head_next n WHERE oh.owner = n.owner
+    RETURNING n.owner, n.seq, n.prev_seq),
+  head_new AS (
+    INSERT INTO owner_heads AS oh (owner, last_seq)
+    SELECT head_src.owner, nextval('history_seq') FROM head_src
+    WHERE NOT EXISTS (SELECT 1 FROM head_lock l WHERE l.owner = head_src.owner)
+    ON CONFLICT (owner) DO UPDATE SET prev_seq = oh.last_seq, last_seq = nextval('history_seq')
+    RETURNING oh.owner, oh.last_seq AS seq, oh.prev_seq),
+  s AS (SELECT owner, seq, prev_seq FROM head_upd UNION ALL SELECT owner, seq, prev_seq FROM head_new)`;

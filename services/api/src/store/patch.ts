@@ -10,7 +10,8 @@ import { textArray } from "./sql-helpers.ts";
 import type { StoreDeps } from "./store-deps.ts";
 import { etagOf, runWrite, type VersionedWriteArgs, type WriteResult } from "./write.ts";
 import { executeWrite, jsonbOrNull } from "./write-statement.ts";
-import { schemaGuard, type ContentCheck } from "./write-schema-guard.ts";
+import { refusedGuard, type ContentCheck } from "./write-schema-guard.ts";
+import { patchCombinerOf } from "./combined-write-statement.ts";
 
 export type PatchInput = z.infer<typeof patchBreadcrumbBodySchema>;
 
@@ -32,26 +33,36 @@ export async function patchBreadcrumb(
 ): Promise<WriteResult> {
   const { owner, actor, id, expectedVersion, body, idempotency } = args;
   const { db } = deps.database;
-  const guard = args.validate && body.context !== undefined ? schemaGuard(args.validate, body.context) : undefined;
+  const refused = args.validate && body.context !== undefined ? args.validate.refusing(body.context) : undefined;
+  const guard = refused && refusedGuard(refused);
+  const contextText = body.context !== undefined ? JSON.stringify(body.context) : undefined;
   return runWrite(deps, owner, idempotency, async () => {
     const now = deps.now();
     const at = iso(now);
     const set: SQL[] = [sql`version = version + 1`, sql`updated_at = ${at}::timestamptz`, sql`updated_by = ${actor}`];
     if (body.title !== undefined) set.push(sql`title = ${body.title}`);
     if (body.tags !== undefined) set.push(sql`tags = ${textArray(body.tags)}`);
-    if (body.context !== undefined) set.push(sql`context = ${JSON.stringify(body.context)}::jsonb`);
+    if (contextText !== undefined) set.push(sql`context = ${contextText}::jsonb`);
     if (body.llm_hints !== undefined) set.push(sql`llm_hints = ${jsonbOrNull(body.llm_hints)}`);
     if (body.ttl_seconds !== undefined) set.push(sql`expires_at = ${expiresAfter(now, body.ttl_seconds)}::timestamptz`);
-    const written = await executeWrite(db, {
-      owner,
-      type: "updated",
-      at,
-      idempotency: idempotency && { ...idempotency, status: 200 },
-      mutation: sql`
-        UPDATE breadcrumbs SET ${sql.join(set, sql`, `)}
-        WHERE id = ${id}::uuid AND owner = ${owner} AND version = ${expectedVersion}::int
-          AND (expires_at IS NULL OR expires_at > now())${guard ? sql` AND ${guard}` : sql``}`,
-    });
+    const single = () =>
+      executeWrite(db, {
+        owner,
+        type: "updated",
+        at,
+        idempotency: idempotency && { ...idempotency, status: 200 },
+        mutation: sql`
+          UPDATE breadcrumbs SET ${sql.join(set, sql`, `)}
+          WHERE id = ${id}::uuid AND owner = ${owner} AND version = ${expectedVersion}::int
+            AND (expires_at IS NULL OR expires_at > now())${guard ? sql` AND ${guard}` : sql``}`,
+      });
+    // A PATCH of the context alone, without an Idempotency-Key, may share a statement with others'.
+    const combinable = contextText !== undefined && onlyContext(body) && !idempotency && refused !== "all";
+    const combiner = combinable ? patchCombinerOf(db) : undefined;
+    const written =
+      combinable && combiner
+        ? await combiner.write({ id, owner, actor, expectedVersion, at, context: contextText, refused: refused ?? [], alone: single })
+        : await single();
     if (!written) {
       const [current] = await db
         .select({ version: breadcrumbs.version, schema_name: breadcrumbs.schema_name })
@@ -69,4 +80,9 @@ export async function patchBreadcrumb(
     }
     return { status: 200, body: written.body, etag: etagOf(written.version), id: written.id, event: written.event };
   });
+}
+
+/** True when the body changes nothing but the context (the combined statement's shape). */
+function onlyContext(body: PatchInput): boolean {
+  return body.title === undefined && body.tags === undefined && body.llm_hints === undefined && body.ttl_seconds === undefined;
 }

@@ -23,7 +23,11 @@ export interface ContentCheck {
  * happens before anything commits, and the update stays one statement.
  */
 export function schemaGuard(content: ContentCheck, context: unknown): SQL | undefined {
-  const refused = content.refusing(context);
+  return refusedGuard(content.refusing(context));
+}
+
+/** schemaGuard for what `refusing` gave. */
+export function refusedGuard(refused: "all" | readonly string[]): SQL | undefined {
   if (refused === "all") return sql`false`;
   return refused.length === 0 ? undefined : sql`schema_name <> ALL(${textArray([...refused])})`;
 }

@@ -20,7 +20,7 @@ const isoSql = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-
  * fields are absent, never null. Built in SQL because the history row, the outbox
  * payload and the idempotency response are written in the same statement as the row.
  */
-const BREADCRUMB_JSON = sql`
+export const BREADCRUMB_JSON = sql`
   jsonb_build_object(
     'id', w.id, 'owner', w.owner, 'schema_name', w.schema_name, 'title', w.title,
     'tags', to_jsonb(w.tags), 'context', w.context, 'version', w.version,
@@ -43,7 +43,7 @@ const KEY_ORDER = [
  * left out (concat_ws skips NULLs). Built here so the API sends Postgres's text as it is: parsing
  * the row's JSON and serialising it again was a tenth of the API's main thread per PATCH.
  */
-const BODY_TEXT = sql.raw(`'{' || concat_ws(',', ${KEY_ORDER.map((k) => `'"${k}":' || (b.j -> '${k}')::text`).join(", ")}) || '}'`);
+export const BODY_TEXT = sql.raw(`'{' || concat_ws(',', ${KEY_ORDER.map((k) => `'"${k}":' || (b.j -> '${k}')::text`).join(", ")}) || '}'`);
 
 /** A response body that is JSON text already: sent as it is, never parsed and serialised again. */
 export class JsonText {
@@ -138,12 +138,17 @@ function writeStatement(shape: Shape, mutation: SQL, v: StatementValues): SQL {
 }
 
 /**
+ * The event subject up to its schema name (`crumbs.<owner>.<type>.`). Validates the owner as a
+ * subject token; the schema name was validated when the row was created.
+ */
+export const subjectPrefixOf = (owner: string, type: EventTypeShort): string => subjectFor(owner, type, "x.v1").slice(0, -"x.v1".length);
+
+/**
  * Writes `w` (see writeStatement) and returns the row as the contract shows it (JSON text), with
  * its seq. Returns undefined when the mutation matched no row.
  */
 export async function executeWrite(db: Executor, w: WriteStatement): Promise<WrittenRow | undefined> {
-  // Validates the owner as a subject token; the schema name was validated when the row was created.
-  const subjectPrefix = subjectFor(w.owner, w.type, "x.v1").slice(0, -"x.v1".length);
+  const subjectPrefix = subjectPrefixOf(w.owner, w.type);
   const idem = w.idempotency;
   const shape: Shape = !idem ? "plain" : idem.status === 204 ? "idempotent-204" : "idempotent";
   const values: StatementValues = {
@@ -156,13 +161,16 @@ export async function executeWrite(db: Executor, w: WriteStatement): Promise<Wri
     idemStatus: idem?.status ?? null,
     changed: w.changed ? JSON.stringify(w.changed) : null,
   };
-  const client = (db as { $client?: Partial<PostgresJsClient> }).$client;
-  const result =
-    typeof client?.unsafe === "function"
-      ? await runPrepared(client as PostgresJsClient, shape, w.mutation, values)
+  const client = postgresJsClientOf(db);
+  const result = client
+      ? await runPrepared(client, shape, w.mutation, values)
       : await db.execute(writeStatement(shape, w.mutation, values));
   const row = rowsOf<StatementRow>(result)[0];
-  if (!row) return undefined;
+  return row && writtenRow(row);
+}
+
+/** A row of the write statement (or of the combined one) as the write's result. */
+export function writtenRow(row: StatementRow): WrittenRow {
   const event: CommittedEvent = {
     seq: row.seq,
     subject: row.subject,
@@ -174,7 +182,7 @@ export async function executeWrite(db: Executor, w: WriteStatement): Promise<Wri
   return { id: row.id, version: Number(row.version), schema_name: row.schema_name, body: new JsonText(row.body), seq: Number(row.seq), event };
 }
 
-interface StatementRow {
+export interface StatementRow {
   body: string;
   id: string;
   version: number;
@@ -188,8 +196,16 @@ interface StatementRow {
 
 const dialect = new PgDialect();
 
-interface PostgresJsClient {
+export interface PostgresJsClient {
   unsafe(query: string, params: unknown[], options: { prepare: boolean }): Promise<unknown>;
+  /** The pool's settings (postgres-js's parsed options). */
+  options?: { max?: number };
+}
+
+/** The postgres-js client under `db`; undefined on PGlite and in a transaction. */
+export function postgresJsClientOf(db: Executor): PostgresJsClient | undefined {
+  const client = (db as { $client?: Partial<PostgresJsClient> }).$client;
+  return typeof client?.unsafe === "function" ? (client as PostgresJsClient) : undefined;
 }
 
 /** The statement of one shape rendered once: its text around the mutation, and its own parameters' names in order. */

@@ -53,8 +53,11 @@ const RETIRE_WAIT_MS = 1_000;
  * (`database.db`) follow the swaps.
  */
 export class PostgresSupervisor {
-  /** drizzle writes its parsers/serializers here; each new client gets a copy. */
-  private readonly driverOptions = { parsers: {} as Record<string, unknown>, serializers: {} as Record<string, unknown> };
+  /**
+   * drizzle writes its parsers/serializers here; each new client gets a copy. `max` is the pool's size,
+   * as postgres-js's own options have it (the store's write combiner reads it: store/combined-write-statement.ts).
+   */
+  private readonly driverOptions = { parsers: {} as Record<string, unknown>, serializers: {} as Record<string, unknown>, max: 0 };
   private gen?: Generation;
   private readonly retiring = new Set<Promise<void>>();
   private readonly listeners = new Set<Listener>();
@@ -76,7 +79,9 @@ export class PostgresSupervisor {
     begin: async (cb: Callback) => this.begin(cb),
   };
 
-  constructor(private readonly opts: SupervisorOptions) {}
+  constructor(private readonly opts: SupervisorOptions) {
+    this.driverOptions.max = opts.maxConnections;
+  }
 
   /** Retires the live client (the process guard calls this after the driver's uncaught TypeError). */
   recover(reason: unknown): void {
