@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { connect, headers as natsHeaders } from "nats";
+import { connect, headers as natsHeaders, type NatsConnection } from "nats";
 import postgres from "postgres";
 import { request } from "node:http";
 import { EVENTS_NDJSON, EVENTS_STREAM_MAX_EVENTS } from "@crumbs/schemas";
@@ -55,6 +55,21 @@ async function* ndjsonGet(url: string): AsyncGenerator<string> {
     yield* lines;
   }
   if (rest) yield rest;
+}
+
+/**
+ * The replay's floor: `count` copies of one replayed event's JSON published by one nats.js connection on a replay
+ * subject, each with its own Nats-Msg-Id, flushed every 1,000 (what `crumbs replay --publish` sends, minus the read).
+ */
+export async function publishLikeReplay(nc: NatsConnection, sample: string, count: number) {
+  const enc = new TextEncoder();
+  for (let i = 0; i < count; i++) {
+    const h = natsHeaders();
+    h.set("Nats-Msg-Id", `x:${i}:created`);
+    nc.publish("replay.default.created.chat.message.v1", enc.encode(sample), { headers: h });
+    if (i % 1_000 === 999) await nc.flush();
+  }
+  await nc.flush();
 }
 
 function runCli(args: string[], env: Record<string, string>): Promise<{ seconds: number; stderr: string }> {
@@ -139,15 +154,8 @@ export const replay: Suite = {
 
       // Baseline 2: the same number of same-size messages published by one nats.js connection.
       received = 0;
-      const enc = new TextEncoder();
       t0 = performance.now();
-      for (let i = 0; i < ROWS; i++) {
-        const h = natsHeaders();
-        h.set("Nats-Msg-Id", `x:${i}:created`);
-        nc.publish("replay.default.created.chat.message.v1", enc.encode(sample), { headers: h });
-        if (i % 1_000 === 999) await nc.flush();
-      }
-      await nc.flush();
+      await publishLikeReplay(nc, sample, ROWS);
       while (received < ROWS && Date.now() < deadline + 20_000) await new Promise((r) => setTimeout(r, 10));
       const natsRate = ROWS / ((performance.now() - t0) / 1000);
       sub.unsubscribe();

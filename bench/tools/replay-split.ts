@@ -11,10 +11,10 @@
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { connect, headers as natsHeaders } from "nats";
+import { connect } from "nats";
 import postgres from "postgres";
 import { startStack, TOKEN } from "../lib/stack.ts";
-import { fillHistory } from "../suites/replay.ts";
+import { fillHistory, publishLikeReplay } from "../suites/replay.ts";
 import { localPostmaster, processCpuMs, selfAndReapedCpuMs } from "../lib/cpu-account.ts";
 
 /**
@@ -113,15 +113,8 @@ try {
       const reported = Number(/\((\d+) events\/s\)/.exec(run.stderr)?.[1] ?? NaN);
 
       received = 0;
-      const enc = new TextEncoder();
       const t0 = performance.now();
-      for (let i = 0; i < ROWS; i++) {
-        const h = natsHeaders();
-        h.set("Nats-Msg-Id", `x:${i}:created`);
-        nc.publish("replay.default.created.chat.message.v1", enc.encode(sample), { headers: h });
-        if (i % 1_000 === 999) await nc.flush();
-      }
-      await nc.flush();
+      await publishLikeReplay(nc, sample, ROWS);
       await waitAll();
       const natsRate = ROWS / ((performance.now() - t0) / 1000);
       const cliRate = ROWS / (run.ms / 1000);

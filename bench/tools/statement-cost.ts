@@ -15,9 +15,8 @@
  */
 import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
-import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
-import { adminUrl } from "@crumbs/testkit";
+import { readFileSync } from "node:fs";
+import { migratedDatabase } from "./migrated-database.ts";
 import { median } from "../stats.ts";
 import { pageContext, pageContextTags } from "../lib/page-context.ts";
 import { patchStatement } from "../suites/write-path-sql.ts";
@@ -35,17 +34,9 @@ const N = Number(process.env.N ?? 1500);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const variants: Variant[] = JSON.parse(process.env.VARIANTS ?? '[{"name":"as sent"}]') as Variant[];
 
-const name = `crumbs_cost_${Date.now()}`;
-const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-await admin.unsafe(`CREATE DATABASE ${name}`);
-const url = new URL(adminUrl);
-url.pathname = `/${name}`;
-const sql = postgres(url.toString(), { max: 1, onnotice: () => {} });
+const db = await migratedDatabase("crumbs_cost");
+const sql = postgres(db.url, { max: 1, onnotice: () => {} });
 try {
-  const folder = new URL("../../migrations/", import.meta.url).pathname;
-  for (const f of readdirSync(folder).filter((f) => /^\d{4}_.*\.sql$/.test(f)).sort()) {
-    execFileSync("psql", ["-q", "-v", "ON_ERROR_STOP=1", "-d", url.toString(), "-f", folder + f]);
-  }
   const rows: { id: string; owner: string; version: number }[] = [];
   for (let n = 0; n < ROWS; n++) {
     const owner = `bench${n % OWNERS}`;
@@ -114,6 +105,5 @@ try {
   }
 } finally {
   await sql.end();
-  await admin.unsafe(`DROP DATABASE ${name} WITH (FORCE)`);
-  await admin.end();
+  await db.drop();
 }

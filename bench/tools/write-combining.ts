@@ -26,9 +26,8 @@
  */
 import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
-import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
-import { adminUrl } from "@crumbs/testkit";
+import { readFileSync } from "node:fs";
+import { migratedDatabase } from "./migrated-database.ts";
 import { SUBJECT_PREFIX } from "@crumbs/schemas";
 import { median } from "../stats.ts";
 import { pageContext, pageContextTags } from "../lib/page-context.ts";
@@ -64,17 +63,9 @@ interface Target {
 }
 
 const ownerName = (o: number) => `bench${o}`;
-const name = `crumbs_combine_${Date.now()}`;
-const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-await admin.unsafe(`CREATE DATABASE ${name}`);
-const url = new URL(adminUrl);
-url.pathname = `/${name}`;
-const sql = postgres(url.toString(), { max: 1, onnotice: () => {} });
+const db = await migratedDatabase("crumbs_combine");
+const sql = postgres(db.url, { max: 1, onnotice: () => {} });
 try {
-  const folder = new URL("../../migrations/", import.meta.url).pathname;
-  for (const f of readdirSync(folder).filter((f) => /^\d{4}_.*\.sql$/.test(f)).sort()) {
-    execFileSync("psql", ["-q", "-v", "ON_ERROR_STOP=1", "-d", url.toString(), "-f", folder + f]);
-  }
   const rows: Row[] = [];
   for (let n = 0; n < ROWS; n++) {
     const owner = ownerName(n % OWNERS);
@@ -252,7 +243,7 @@ ${forPgbench.sql}
         const pg0 = postmaster === undefined ? 0 : postgresCpuMs(postmaster);
         const sync0 = (await walSyncs(sql)) ?? 0;
         const r = await pgbench({
-          databaseUrl: url.toString(),
+          databaseUrl: db.url,
           script: ph.size === 1 ? singleScript : combinedScript(ph.size, OWNERS, PER_OWNER),
           clients: ph.clients,
           threads: Math.min(2, ph.clients),
@@ -281,6 +272,5 @@ ${forPgbench.sql}
   }
 } finally {
   await sql.end();
-  await admin.unsafe(`DROP DATABASE ${name} WITH (FORCE)`);
-  await admin.end();
+  await db.drop();
 }

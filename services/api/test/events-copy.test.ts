@@ -1,10 +1,10 @@
-import { request } from "node:http";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@crumbs/testkit";
 import { rowsOf } from "../src/db/database.ts";
 import { EventSteps, type EventStepsQuery } from "../src/store/event-lines.ts";
-import { startStack, TOKEN, type TestStack } from "./stack.ts";
+import { readOneChunkAndLeave } from "./leaving-client.ts";
+import { startStack, type TestStack } from "./stack.ts";
 
 // A streamed /v1/events answer without a selector is read by one COPY per step (store/event-copy.ts):
 // its bytes must be the row read's, byte for byte, and a client leaving mid-answer must leave no
@@ -95,19 +95,7 @@ describe("a client leaving a streamed answer read by COPY", () => {
   it("leaves the pool serving: no COPY left running, the next answers whole", async () => {
     const url = await s.serve();
     for (let round = 0; round < 3; round++) {
-      await new Promise<void>((resolve, reject) => {
-        const req = request(`${url}/v1/events?after=${round * 10}&limit=100000`, { headers: { ...NDJSON, authorization: `Bearer ${TOKEN}` }, agent: false });
-        req.on("error", reject);
-        req.on("response", (res) => {
-          expect(res.statusCode).toBe(200);
-          res.once("data", () => {
-            res.pause();
-            req.destroy();
-            resolve();
-          });
-        });
-        req.end();
-      });
+      await readOneChunkAndLeave(url, `/v1/events?after=${round * 10}&limit=100000`);
     }
     await waitFor(async () => {
       const rows = rowsOf<{ n: string }>(

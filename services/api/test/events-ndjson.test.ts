@@ -1,9 +1,9 @@
-import { request } from "node:http";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "@crumbs/testkit";
 import { rowsOf } from "../src/db/database.ts";
-import { startStack, TOKEN, type TestStack } from "./stack.ts";
+import { readOneChunkAndLeave } from "./leaving-client.ts";
+import { startStack, type TestStack } from "./stack.ts";
 
 // `GET /v1/events` with `Accept: application/x-ndjson`: the events streamed as Postgres reads them,
 // one kept event text a line, then a closing line with the cursor (http/ndjson-events.ts).
@@ -152,19 +152,7 @@ describe("a streamed /v1/events whose client goes away", () => {
   it("frees the owner's read share and asks Postgres for nothing more when the client disconnects mid-stream", async () => {
     const url = await s.serve();
     // The client reads one chunk and goes away, the answer (about 17 MB, far more than the sockets buffer) far from written.
-    await new Promise<void>((resolve, reject) => {
-      const req = request(`${url}/v1/events?after=0&limit=100000`, { headers: { ...NDJSON, authorization: `Bearer ${TOKEN}` }, agent: false });
-      req.on("error", reject);
-      req.on("response", (res) => {
-        expect(res.statusCode).toBe(200);
-        res.once("data", () => {
-          res.pause();
-          req.destroy();
-          resolve();
-        });
-      });
-      req.end();
-    });
+    await readOneChunkAndLeave(url, "/v1/events?after=0&limit=100000");
     // With CRUMBS_OWNER_READS=1 a read still holding the share would keep this one waiting 10 s and then refuse it (429).
     const t0 = performance.now();
     const next = await s.call("/v1/events?after=0&limit=1");
