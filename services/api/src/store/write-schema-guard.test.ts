@@ -3,11 +3,11 @@ import { describe, expect, it } from "vitest";
 import { knownContextSchemas, REFERENCE_PAGE_CONTEXT } from "@crumbs/schemas";
 import { breadcrumbContentCheck, checkBreadcrumbContent } from "../http/validate-write.ts";
 import { arrayLiteral } from "./sql-helpers.ts";
-import { schemaGuard } from "./write-schema-guard.ts";
+import { refusedGuard } from "./write-schema-guard.ts";
 
 const dialect = new PgDialect();
 const render = (context: unknown) => {
-  const guard = schemaGuard(breadcrumbContentCheck, context);
+  const guard = refusedGuard(breadcrumbContentCheck.refusing(context));
   return guard ? dialect.sqlToQuery(guard) : undefined;
 };
 
@@ -39,7 +39,7 @@ const contexts: [string, unknown][] = [
   ["a page context with an extra key", { ...REFERENCE_PAGE_CONTEXT, extra: { deep: [1, { a: null }] } }],
 ];
 
-describe("schemaGuard", () => {
+describe("refusedGuard", () => {
   for (const [name, context] of contexts) {
     it(`admits exactly the schemas the full check accepts: ${name}`, () => {
       const known = Object.keys(knownContextSchemas);

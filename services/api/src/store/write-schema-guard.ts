@@ -17,16 +17,12 @@ export interface ContentCheck {
 }
 
 /**
- * A WHERE clause on `schema_name` admitting exactly the schemas whose check accepts
- * `context` (undefined: all of them). A PATCH replaces the context wholesale but does
- * not know the row's schema without reading it; with this clause the check still
- * happens before anything commits, and the update stays one statement.
+ * A WHERE clause on `schema_name` admitting exactly the schemas whose check accepts the
+ * context, from what the check's `refusing` gave for it (undefined: all of them). A PATCH
+ * replaces the context wholesale but does not know the row's schema without reading it; with
+ * this clause the check still happens before anything commits, and the update stays one
+ * statement. The combined statement takes the same list as a parameter instead.
  */
-export function schemaGuard(content: ContentCheck, context: unknown): SQL | undefined {
-  return refusedGuard(content.refusing(context));
-}
-
-/** schemaGuard for what `refusing` gave. */
 export function refusedGuard(refused: "all" | readonly string[]): SQL | undefined {
   if (refused === "all") return sql`false`;
   return refused.length === 0 ? undefined : sql`schema_name <> ALL(${textArray([...refused])})`;
