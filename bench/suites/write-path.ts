@@ -115,7 +115,12 @@ export const writePath: Suite = {
         const apiPhase = await startPhaseCpu(sql, stack.api.pid, postmaster);
         const api = await closedLoop({ workers: CLIENTS, durationMs: seconds * 1000, op: patch });
         apiCpu.push(await apiPhase.end());
-        log(`round ${i}/${rounds}: API phase: ${await apiStats.end()}`);
+        const cpu = apiCpu[i - 1]!;
+        const perPatch = (ms: number | undefined) => (ms === undefined ? "-" : round(ms / Math.max(1, api.ops + api.errors), 3));
+        log(
+          `round ${i}/${rounds}: API phase: API ${perPatch(cpu.apiMs)} ms and Postgres ${perPatch(cpu.postgresMs)} ms of CPU per PATCH, ` +
+            `machine ${round(100 * cpu.idle, 1)}% idle; ${await apiStats.end()}`,
+        );
         if (apiSampler) apiActivity = await apiSampler.stop();
         if (api.firstError) log(`first error: ${api.firstError}`);
         apiRounds.push(api);
