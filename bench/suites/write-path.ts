@@ -12,6 +12,7 @@ import { createPageContexts, type Row } from "../lib/seed-rows.ts";
 import { startStack } from "../lib/stack.ts";
 import { waitForOutboxDrained } from "../lib/outbox.ts";
 import { samplePgActivity } from "../lib/pg-sampler.ts";
+import { startPhaseStats } from "../lib/pg-phase-stats.ts";
 import { localPostmaster, startPhaseCpu, type PhaseCpu } from "../lib/cpu-account.ts";
 import { patchStatementForPgbench } from "./write-path-sql.ts";
 import { createFloorTables, floorScript, floorVars } from "./write-path-floor.ts";
@@ -110,9 +111,16 @@ export const writePath: Suite = {
 
         log(`round ${i}/${rounds}: API, ${seconds} s of PATCH with ${CLIENTS} clients`);
         const apiSampler = i === 1 ? samplePgActivity(stack.db.url, stack.db.name) : undefined;
+        const apiStats = await startPhaseStats(sql);
         const apiPhase = await startPhaseCpu(sql, stack.api.pid, postmaster);
         const api = await closedLoop({ workers: CLIENTS, durationMs: seconds * 1000, op: patch });
         apiCpu.push(await apiPhase.end());
+        const cpu = apiCpu[i - 1]!;
+        const perPatch = (ms: number | undefined) => (ms === undefined ? "-" : round(ms / Math.max(1, api.ops + api.errors), 3));
+        log(
+          `round ${i}/${rounds}: API phase: API ${perPatch(cpu.apiMs)} ms and Postgres ${perPatch(cpu.postgresMs)} ms of CPU per PATCH, ` +
+            `machine ${round(100 * cpu.idle, 1)}% idle; ${await apiStats.end()}`,
+        );
         if (apiSampler) apiActivity = await apiSampler.stop();
         if (api.firstError) log(`first error: ${api.firstError}`);
         apiRounds.push(api);
@@ -121,16 +129,20 @@ export const writePath: Suite = {
         await sql`VACUUM ANALYZE`;
         log(`round ${i}/${rounds}: pgbench, ${seconds} s of the same statement with ${CLIENTS} clients`);
         const pgSampler = i === 1 ? samplePgActivity(stack.db.url, stack.db.name) : undefined;
+        const pgStats = await startPhaseStats(sql);
         const pgPhase = await startPhaseCpu(sql, stack.api.pid, postmaster);
         const pg = await pgbench({ databaseUrl: stack.db.url, script, clients: CLIENTS, threads: 2, seconds, vars: statement.vars });
         pgCpu.push(await pgPhase.end());
+        log(`round ${i}/${rounds}: pgbench phase: ${await pgStats.end()}`);
         if (pgSampler) pgActivity = await pgSampler.stop();
         if (pg.failed > 0 || !(pg.tps > 0)) throw new Error(`pgbench failed:\n${pg.raw}`);
         pgRounds.push(pg);
 
         await sql`VACUUM ANALYZE`;
         log(`round ${i}/${rounds}: pgbench, ${seconds} s of the simple durable transaction with ${CLIENTS} clients`);
+        const floorStats = await startPhaseStats(sql);
         const simple = await pgbench({ databaseUrl: stack.db.url, script: floor.script, clients: CLIENTS, threads: 2, seconds, vars: floor.vars });
+        log(`round ${i}/${rounds}: simple transaction phase: ${await floorStats.end()}`);
         if (simple.failed > 0 || !(simple.tps > 0)) throw new Error(`pgbench (simple transaction) failed:\n${simple.raw}`);
         floorRounds.push(simple);
         log(
