@@ -109,8 +109,8 @@ export interface ReplayedHead {
  * out as the API's one builder of the event's text writes it (`{"seq":N,"type":"...","id":"...",
  * "owner":"...","schema_name":"...","title":"...","tags":...,"version":N,`), without a JSON parse:
  * the text before `,"tags":` is decoded and cut at its keys, the version's digits read from the
- * bytes. Half of eventHead's CPU (about 1 against 2 us per event, micro-benchmark on a loaded
- * machine), which was the CLI's costliest step of its own per event. Sound only without a
+ * bytes: 163-171 against eventHead's 243-298 ms per 100,000 of the replay bench's lines
+ * (micro-benchmark, load 10), the CLI's costliest step of its own per event. Sound only without a
  * backslash in that text (then every quote in it is a string's end or start, so a key cannot match
  * inside a value); with one, a field missing or out of order: undefined, and the caller reads the
  * line the general way (eventHead). `,"version":` cannot occur before its key: inside a string its
