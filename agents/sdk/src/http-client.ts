@@ -148,7 +148,13 @@ export class CrumbsHttp {
         res.destroy();
         throw new ApiResponseError("invalid_response", `GET /v1/events: asked for ${EVENTS_NDJSON}, got ${type}`, res.statusCode ?? 0);
       }
-      yield* ndjsonLines(res);
+      try {
+        yield* ndjsonLines(res);
+      } catch (err) {
+        // Node ends an aborted body with its own AbortError; fetch, and so this call, rejects with the signal's reason.
+        if (opts.signal?.aborted) throw opts.signal.reason;
+        throw err;
+      }
       return;
     }
     const res = await this.client.send({ ...call, headers }, { signal: opts.signal, stream: true });

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiResponseError, ApiTimeoutError, ApiUnreachableError } from "@crumbs/schemas/api-errors";
 import { nodeGet } from "./node-get.ts";
+import { CrumbsHttp } from "./http-client.ts";
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -48,5 +49,26 @@ describe("nodeGet", () => {
     const gone = await nodeGet(`${url}/v1/events`, opts(url)).catch((e: unknown) => e);
     expect(gone).toBeInstanceOf(ApiUnreachableError);
     expect((gone as Error).message).toBe(`cannot reach the crumbs API at ${url} (ECONNREFUSED)`);
+  });
+});
+
+describe("CrumbsHttp.eventLines through node:http", () => {
+  it("gives the lines as they stream, and rejects with the signal's reason when aborted mid-body", async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "application/x-ndjson" });
+      res.write('{"seq":1}\n');
+    });
+    const http = new CrumbsHttp({ url, token: "t" });
+    const abort = new AbortController();
+    const reason = new Error("stopped by the caller");
+    const lines: string[] = [];
+    const read = (async () => {
+      for await (const batch of http.eventLines({}, { signal: abort.signal })) {
+        lines.push(...batch.map((l) => Buffer.from(l).toString()));
+        abort.abort(reason);
+      }
+    })();
+    await expect(read).rejects.toBe(reason);
+    expect(lines).toEqual(['{"seq":1}']);
   });
 });
