@@ -2,7 +2,8 @@ import type { CreateKeyRequest, NatsCredentialsRequest, OutboxRetryBody } from "
 import { ApiResponseError, EVENTS_NDJSON } from "@crumbs/schemas";
 import { readEventStream, type EventStreamItem } from "./event-stream.ts";
 import { ndjsonLines } from "./ndjson-lines.ts";
-import { createHttpClient, type HttpClient, type HttpClientOptions } from "./http/http-client.ts";
+import { createHttpClient, urlOf, type HttpClient, type HttpClientOptions } from "./http/http-client.ts";
+import { nodeGet } from "./node-get.ts";
 import * as routes from "./http/routes.ts";
 import type { EventsQuery, EventStreamQuery, ListQuery } from "./http/routes.ts";
 import type { Breadcrumb, BreadcrumbEvent, CreateBreadcrumb, HistoryItem } from "./known.ts";
@@ -65,7 +66,7 @@ const historySchema = pageSchema(historyItemSchema);
 export class CrumbsHttp {
   private readonly client: HttpClient;
 
-  constructor(opts: HttpOptions) {
+  constructor(private readonly opts: HttpOptions) {
     this.client = createHttpClient(opts);
   }
 
@@ -132,7 +133,31 @@ export class CrumbsHttp {
    */
   async *eventLines(query: EventsQuery = {}, opts: CallOptions = {}): AsyncGenerator<Uint8Array[]> {
     const call = routes.listEvents(query);
-    const res = await this.client.send({ ...call, headers: { ...call.headers, accept: EVENTS_NDJSON } }, { signal: opts.signal, stream: true });
+    const headers = { ...call.headers, accept: EVENTS_NDJSON };
+    // Through node:http unless a fetch of one's own was given (a test's): see node-get.ts.
+    if (this.opts.fetch === undefined || this.opts.fetch === globalThis.fetch) {
+      const res = await nodeGet(urlOf(this.client.baseUrl, call), {
+        headers: { ...(this.opts.token ? { authorization: `Bearer ${this.opts.token}` } : {}), ...headers },
+        signal: opts.signal,
+        timeoutMs: this.opts.timeoutMs ?? 30_000,
+        name: `${call.method} ${call.path}`,
+        baseUrl: this.client.baseUrl,
+      });
+      const type = res.headers["content-type"];
+      if (!type?.startsWith(EVENTS_NDJSON)) {
+        res.destroy();
+        throw new ApiResponseError("invalid_response", `GET /v1/events: asked for ${EVENTS_NDJSON}, got ${type}`, res.statusCode ?? 0);
+      }
+      try {
+        yield* ndjsonLines(res);
+      } catch (err) {
+        // Node ends an aborted body with its own AbortError; fetch, and so this call, rejects with the signal's reason.
+        if (opts.signal?.aborted) throw opts.signal.reason;
+        throw err;
+      }
+      return;
+    }
+    const res = await this.client.send({ ...call, headers }, { signal: opts.signal, stream: true });
     // An API that does not stream answers a JSON page, whose one line would read as a closing line.
     if (!res.headers.get("content-type")?.startsWith(EVENTS_NDJSON)) {
       await res.body?.cancel();

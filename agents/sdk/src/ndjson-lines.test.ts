@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { eventHead, ndjsonLines } from "./ndjson-lines.ts";
+import { eventHead, ndjsonLines, replayedHead } from "./ndjson-lines.ts";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -58,5 +58,28 @@ describe("eventHead", () => {
   it("is undefined for a line without the key or whose head is not JSON", () => {
     expect(eventHead(enc.encode('{"next_after":1,"has_more":true}'))).toBeUndefined();
     expect(eventHead(enc.encode('{"seq":1,"title":,"breadcrumb":{}}'))).toBeUndefined();
+  });
+});
+
+describe("replayedHead", () => {
+  const line = (title: string, rest = ',"tags":["a", "b"],"version":3,"at":"2026-01-01T00:00:00.000Z","breadcrumb":{"version": 9}}') =>
+    enc.encode(`{"seq":42,"type":"breadcrumb.updated","id":"d3eb9a92-33e5-4948-840d-7eb8c3062d14","owner":"o","schema_name":"chat.message.v1","title":${title}${rest}`);
+
+  it("reads the fields a replay uses from the bytes, as JSON.parse of the head gives them", () => {
+    const l = line('"été 🎉"');
+    expect(replayedHead(l)).toEqual({
+      seq: 42, type: "breadcrumb.updated", id: "d3eb9a92-33e5-4948-840d-7eb8c3062d14", owner: "o", schema_name: "chat.message.v1", title: "été 🎉", version: 3,
+    });
+    const { seq, type, id, owner, schema_name, title, version } = eventHead(l)!;
+    expect(replayedHead(l)).toEqual({ seq, type, id, owner, schema_name, title, version });
+  });
+
+  it("is undefined when a string has an escape, a field is missing or out of order, or the version is not a number", () => {
+    expect(replayedHead(line('"say \\"hi\\""'))).toBeUndefined();
+    expect(replayedHead(line("null"))).toBeUndefined();
+    expect(replayedHead(line('"t"', ',"tags":[],"version":"3","breadcrumb":{}}'))).toBeUndefined();
+    expect(replayedHead(line('"t"', ',"breadcrumb":{"a": 1, "version": 2}}'))).toBeUndefined();
+    expect(replayedHead(enc.encode('{"seq":1,"id":"x","type":"breadcrumb.created","owner":"o","schema_name":"s","title":"t","version":1}'))).toBeUndefined();
+    expect(replayedHead(enc.encode('{"next_after":1,"has_more":true}'))).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import { ApiResponseError, EVENT_TYPES, EVENTS_STREAM_MAX_EVENTS } from "@crumbs/schemas";
 import type { CrumbsHttp } from "./http-client.ts";
-import { eventHead } from "./ndjson-lines.ts";
+import { eventHead, replayedHead, type ReplayedHead } from "./ndjson-lines.ts";
 import type { Selector } from "./selector.ts";
 import type { ReplayedEvent } from "./wire.ts";
 
@@ -32,8 +32,8 @@ const startsWithSeq = (line: Uint8Array) => line.length > SEQ_KEY.length && SEQ_
  * The fields a replay uses (subject, msg id, printed line), checked by hand: a schema check per
  * event cost more than reading its head. Throws `invalid_response` for a line that is not an event.
  */
-function checkedHead(head: Record<string, unknown>): ReplayedEvent {
-  const { seq, type, id, owner, schema_name, title, version } = head;
+function checkedHead(head: Record<string, unknown> | ReplayedHead): ReplayedEvent {
+  const { seq, type, id, owner, schema_name, title, version } = head as Record<string, unknown>;
   const ok =
     Number.isSafeInteger(seq) &&
     eventTypes.has(type) &&
@@ -74,6 +74,13 @@ export async function* streamedReplay(http: CrumbsHttp, selector: Selector | und
       const batch: StreamedEvent[] = [];
       for (const line of lines) {
         if (line.length === 0) continue;
+        const fast = replayedHead(line);
+        if (fast) {
+          const event = checkedHead(fast);
+          batch.push({ event, json: line });
+          last = event.seq;
+          continue;
+        }
         const head = (startsWithSeq(line) && eventHead(line)) || parsedLine(line);
         if ("seq" in head) {
           const event = checkedHead(head);

@@ -49,23 +49,26 @@ export interface PublishReplayOptions extends ReplayOptions {
  * `<prefix>.<owner>.<type>.<schema_name>` (openReplayPublisher): what `crumbs replay --publish` does.
  * Each event goes out as the bytes the API streamed (replay-lines.ts), never parsed past its head
  * nor serialised again, while the API goes on writing the next ones; the history is asked for
- * while the publisher looks up its stream. With an owner's credentials use a prefix other than
+ * while the connection opens and the publisher looks up its stream. With an owner's credentials use a prefix other than
  * `crumbs`; `replay` lands in the owner's `REPLAY` stream, where a second replay within its duplicate window is stored once. A
  * refusal rejects with NatsPermissionError.
  */
 export async function publishReplay(
   http: CrumbsHttp,
-  nc: NatsConnection,
+  connection: NatsConnection | PromiseLike<NatsConnection>,
   prefix: string,
   selector: Selector | undefined,
   opts: PublishReplayOptions = {},
 ): Promise<ReplayPublishResult> {
   const batches = streamedReplay(http, selector, opts);
-  // The first answer's request and first step overlap the JetStream lookups (round trips each).
+  // The first answer's request and first step overlap the connection still being opened (a
+  // connection can be passed while it connects) and the JetStream lookups (round trips each).
   let next = batches.next();
   next.catch(() => {});
+  let nc: NatsConnection;
   let publisher: Awaited<ReturnType<typeof openReplayPublisher>>;
   try {
+    nc = await connection;
     publisher = await openReplayPublisher(nc, prefix);
   } catch (err) {
     void batches.return(undefined).catch(() => {});

@@ -84,6 +84,16 @@ async function rebuild(previous) {
             unshared ||= ownNodeModules(a.resolveDir) !== undefined;
             return { path: a.path, external: true };
           });
+          // The bundled packages' modules run nothing on import that another module relies on, so
+          // one whose exports a command never uses is left out, and with it what it imports:
+          // `replay` loaded handlebars (the llm view's templates, ~50 ms of its start-up) through
+          // @crumbs/schemas' index without rendering anything.
+          b.onResolve({ filter: /./ }, async (a) => {
+            if (a.pluginData === RESOLVING || staysExternal(a.path)) return undefined;
+            const found = await b.resolve(a.path, { kind: a.kind, importer: a.importer, resolveDir: a.resolveDir, pluginData: RESOLVING });
+            if (found.errors.length > 0 || found.external || !sideEffectFree(found.path)) return undefined;
+            return { path: found.path, sideEffects: false };
+          });
           // The catalog reads the CLI's package.json next to itself: it is loaded from where it is.
           b.onResolve({ filter: /(^|\/)catalog\.js$/ }, (a) => ({ path: pathToFileURL(resolve(a.resolveDir, a.path)).href, external: true }));
         },
@@ -138,6 +148,10 @@ function ownNodeModules(dir) {
   }
   return undefined;
 }
+
+const RESOLVING = Symbol("resolving");
+const bundledDirs = [resolve(cliDir, "../../schemas/src"), resolve(cliDir, "../../agents/sdk/src")].map((d) => `${d}/`);
+const sideEffectFree = (path) => bundledDirs.some((d) => path.startsWith(d));
 
 function dropOldBuilds(keep) {
   for (const name of readdirSync(cacheDir)) {

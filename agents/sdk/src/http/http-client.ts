@@ -29,7 +29,8 @@ function whyUnreachable(err: unknown): string {
   return String(e?.cause?.code ?? e?.cause?.message ?? e?.message ?? err);
 }
 
-function urlOf(base: string, call: RouteCall): string {
+/** The URL of a RouteCall against the API's base URL. */
+export function urlOf(base: string, call: RouteCall): string {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(call.query ?? {})) {
     if (v === undefined) continue;

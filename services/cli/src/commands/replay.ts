@@ -77,8 +77,11 @@ export const replayCommand: Command = {
       return;
     }
 
-    const natsUrl = await resolveNatsUrl(ctx.env, ctx.cwd).catch(() => undefined);
-    const { nc, session } = await openReplayNats(http, { natsUrl, natsCreds: ctx.env.NATS_CREDS });
+    // NATS is opened (a credentials request, a connect) while the history's first answer is asked for.
+    const opened = resolveNatsUrl(ctx.env, ctx.cwd)
+      .catch(() => undefined)
+      .then((natsUrl) => openReplayNats(http, { natsUrl, natsCreds: ctx.env.NATS_CREDS }));
+    opened.catch(() => {});
     let counts: ReplayPublishCounts | undefined;
     started = performance.now();
     // Lines go out a thousand at a time: the streamed events come in batches of a network chunk
@@ -94,7 +97,7 @@ export const replayCommand: Command = {
         if (pending.length >= 1_000) flushLines();
         count += events.length;
       };
-      counts = await publishReplay(http, nc, prefix, selector, { ...range, onPage });
+      counts = await publishReplay(http, opened.then((o) => o.nc), prefix, selector, { ...range, onPage });
       flushLines();
     } catch (err) {
       flushLines();
@@ -103,9 +106,13 @@ export const replayCommand: Command = {
       if (err instanceof Error && err.message.startsWith("JetStream publish to ")) throw new CliError("publish_failed", err.message);
       throw err;
     } finally {
-      session?.stop();
-      await nc.drain().catch(() => {});
-      summary(counts);
+      // Without a connection nothing was replayed: the failure to open it is the whole answer.
+      const nats = await opened.catch(() => undefined);
+      if (nats) {
+        nats.session?.stop();
+        await nats.nc.drain().catch(() => {});
+        summary(counts);
+      }
     }
   },
 };
