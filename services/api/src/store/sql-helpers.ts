@@ -20,10 +20,10 @@ export function arrayLiteral(values: readonly string[]): string {
 }
 
 /**
- * Where JSON.stringify would escape more than `"` and `\`: control characters and lone surrogates.
+ * Where JSON.stringify would escape more than `"` and `\`: control characters (below U+0020) and lone surrogates.
  * Elsewhere a JSON string is exactly a quoted array element.
  */
-const BEYOND_QUOTE_AND_BACKSLASH = /[\u0000-\u001f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const BEYOND_QUOTE_AND_BACKSLASH = /[^\u0020-\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
  * The combined PATCH sends every context (JSON text, ~380 quotes in a 2.7 KB page context) in one
