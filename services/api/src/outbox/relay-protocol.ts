@@ -42,8 +42,8 @@ export function kickLatch(flag: Int32Array) {
   };
 }
 
-/** Main thread -> relay thread. An event handed over is a kick too. */
-export type ToRelayThread = { type: "kick" } | { type: "event"; event: CommittedEvent } | { type: "stop" };
+/** Main thread -> relay thread. Events handed over (in commit order) are a kick too. */
+export type ToRelayThread = { type: "kick" } | { type: "events"; events: CommittedEvent[] } | { type: "stop" };
 
 /** Relay thread -> main thread. */
 export type FromRelayThread =

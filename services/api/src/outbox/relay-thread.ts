@@ -96,14 +96,33 @@ export class ThreadRelay implements Relay {
   kick(): void {
     const worker = this.worker;
     if (!worker || this.stopping) return;
+    // Events offered before this kick reach the thread before it, as they came.
+    this.postOffered();
     if (commitNeedsKick(this.kickFlag)) worker.postMessage({ type: "kick" } satisfies ToRelayThread);
   }
 
+  /**
+   * Events are posted together once the current microtasks are done (process.nextTick), so the
+   * writes of one combined statement, which settle together, cross to the thread in one message:
+   * a message costs the HTTP thread ~4 us besides copying its events (8-10 us per event alone,
+   * 4-6 in fours, measured with 4 KB payloads).
+   */
   offer(event: CommittedEvent): void {
+    if (!this.worker || this.stopping) return;
+    this.offered.push(event);
+    if (this.offered.length === 1) process.nextTick(this.postOffered);
+  }
+
+  private offered: CommittedEvent[] = [];
+
+  private readonly postOffered = (): void => {
+    if (this.offered.length === 0) return;
+    const events = this.offered;
+    this.offered = [];
     const worker = this.worker;
     if (!worker || this.stopping) return;
-    worker.postMessage({ type: "event", event } satisfies ToRelayThread);
-  }
+    worker.postMessage({ type: "events", events } satisfies ToRelayThread);
+  };
 
   backlog(): Promise<number> {
     return this.opts.backlog();
@@ -115,6 +134,7 @@ export class ThreadRelay implements Relay {
   }
 
   private async stopWorker(): Promise<void> {
+    this.postOffered();
     this.stopping = true;
     this.cancelRestart?.();
     const worker = this.worker;

@@ -39,7 +39,7 @@ try {
   });
   port.on("message", (m: ToRelayThread) => {
     if (m.type === "kick") relay.kick();
-    else if (m.type === "event") relay.offer(m.event);
+    else if (m.type === "events") for (const event of m.events) relay.offer(event);
     else if (m.type === "stop") {
       void (async () => {
         // Finishes the batch in flight, then closes the relay's Postgres connection.

@@ -39,14 +39,15 @@ export async function patchBreadcrumb(
   return runWrite(deps, owner, idempotency, async () => {
     const now = deps.now();
     const at = iso(now);
-    const set: SQL[] = [sql`version = version + 1`, sql`updated_at = ${at}::timestamptz`, sql`updated_by = ${actor}`];
-    if (body.title !== undefined) set.push(sql`title = ${body.title}`);
-    if (body.tags !== undefined) set.push(sql`tags = ${textArray(body.tags)}`);
-    if (contextText !== undefined) set.push(sql`context = ${contextText}::jsonb`);
-    if (body.llm_hints !== undefined) set.push(sql`llm_hints = ${jsonbOrNull(body.llm_hints)}`);
-    if (body.ttl_seconds !== undefined) set.push(sql`expires_at = ${expiresAfter(now, body.ttl_seconds)}::timestamptz`);
-    const single = () =>
-      executeWrite(db, {
+    // Built only when the write runs alone: a combined write never uses it.
+    const single = () => {
+      const set: SQL[] = [sql`version = version + 1`, sql`updated_at = ${at}::timestamptz`, sql`updated_by = ${actor}`];
+      if (body.title !== undefined) set.push(sql`title = ${body.title}`);
+      if (body.tags !== undefined) set.push(sql`tags = ${textArray(body.tags)}`);
+      if (contextText !== undefined) set.push(sql`context = ${contextText}::jsonb`);
+      if (body.llm_hints !== undefined) set.push(sql`llm_hints = ${jsonbOrNull(body.llm_hints)}`);
+      if (body.ttl_seconds !== undefined) set.push(sql`expires_at = ${expiresAfter(now, body.ttl_seconds)}::timestamptz`);
+      return executeWrite(db, {
         owner,
         type: "updated",
         at,
@@ -56,6 +57,7 @@ export async function patchBreadcrumb(
           WHERE id = ${id}::uuid AND owner = ${owner} AND version = ${expectedVersion}::int
             AND (expires_at IS NULL OR expires_at > now())${guard ? sql` AND ${guard}` : sql``}`,
       });
+    };
     // A PATCH of the context alone, without an Idempotency-Key, may share a statement with others'.
     const combinable = contextText !== undefined && onlyContext(body) && !idempotency && refused !== "all";
     const combiner = combinable ? patchCombinerOf(db) : undefined;
