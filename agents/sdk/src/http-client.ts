@@ -132,21 +132,24 @@ export class CrumbsHttp {
    * caller reads the closing line (replay-lines.ts).
    */
   async *eventLines(query: EventsQuery = {}, opts: CallOptions = {}): AsyncGenerator<Uint8Array[]> {
-    const call = routes.listEvents(query);
-    const headers = { ...call.headers, accept: EVENTS_NDJSON };
+    const listed = routes.listEvents(query);
+    const call = { ...listed, headers: { ...listed.headers, accept: EVENTS_NDJSON } };
+    // An API that does not stream answers a JSON page, whose one line would read as a closing line.
+    const notNdjson = (type: string | null | undefined, status: number) =>
+      new ApiResponseError("invalid_response", `GET /v1/events: asked for ${EVENTS_NDJSON}, got ${type}`, status);
     // Through node:http unless a fetch of one's own was given (a test's): see node-get.ts.
     if (this.opts.fetch === undefined || this.opts.fetch === globalThis.fetch) {
       const res = await nodeGet(urlOf(this.client.baseUrl, call), {
-        headers: { ...(this.opts.token ? { authorization: `Bearer ${this.opts.token}` } : {}), ...headers },
+        headers: this.client.headersOf(call),
         signal: opts.signal,
-        timeoutMs: this.opts.timeoutMs ?? 30_000,
+        timeoutMs: this.client.timeoutMs,
         name: `${call.method} ${call.path}`,
         baseUrl: this.client.baseUrl,
       });
       const type = res.headers["content-type"];
       if (!type?.startsWith(EVENTS_NDJSON)) {
         res.destroy();
-        throw new ApiResponseError("invalid_response", `GET /v1/events: asked for ${EVENTS_NDJSON}, got ${type}`, res.statusCode ?? 0);
+        throw notNdjson(type, res.statusCode ?? 0);
       }
       try {
         yield* ndjsonLines(res);
@@ -157,11 +160,11 @@ export class CrumbsHttp {
       }
       return;
     }
-    const res = await this.client.send({ ...call, headers }, { signal: opts.signal, stream: true });
-    // An API that does not stream answers a JSON page, whose one line would read as a closing line.
-    if (!res.headers.get("content-type")?.startsWith(EVENTS_NDJSON)) {
+    const res = await this.client.send(call, { signal: opts.signal, stream: true });
+    const type = res.headers.get("content-type");
+    if (!type?.startsWith(EVENTS_NDJSON)) {
       await res.body?.cancel();
-      throw new ApiResponseError("invalid_response", `GET /v1/events: asked for ${EVENTS_NDJSON}, got ${res.headers.get("content-type")}`, res.status);
+      throw notNdjson(type, res.status);
     }
     if (res.body) yield* ndjsonLines(res.body);
   }

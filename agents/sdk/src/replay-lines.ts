@@ -74,14 +74,8 @@ export async function* streamedReplay(http: CrumbsHttp, selector: Selector | und
       const batch: StreamedEvent[] = [];
       for (const line of lines) {
         if (line.length === 0) continue;
-        const fast = replayedHead(line);
-        if (fast) {
-          const event = checkedHead(fast);
-          batch.push({ event, json: line });
-          last = event.seq;
-          continue;
-        }
-        const head = (startsWithSeq(line) && eventHead(line)) || parsedLine(line);
+        // The event's head read from its bytes as the API lays it out, else parsed.
+        const head: ReplayedHead | Record<string, unknown> = replayedHead(line) ?? ((startsWithSeq(line) && eventHead(line)) || parsedLine(line));
         if ("seq" in head) {
           const event = checkedHead(head);
           batch.push({ event, json: line });

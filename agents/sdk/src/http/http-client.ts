@@ -44,6 +44,10 @@ export function urlOf(base: string, call: RouteCall): string {
 export interface HttpClient {
   /** The API's base URL, without a trailing slash ("" for the page's own origin). */
   readonly baseUrl: string;
+  /** How long a request waits for the answer's headers. */
+  readonly timeoutMs: number;
+  /** The headers `send` sends for `call`: the bearer token read now, the JSON body's type, the call's own. */
+  headersOf(call: RouteCall): Record<string, string>;
   /** The answer of a successful request; an error answer throws ApiResponseError. */
   send(call: RouteCall, opts?: SendOptions): Promise<Response>;
   /**
@@ -68,14 +72,18 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   const fetchFn = opts.fetch ?? ((...a) => globalThis.fetch(...a));
   const timeoutMs = opts.timeoutMs ?? 30_000;
 
-  async function send(call: RouteCall, { signal, stream }: SendOptions = {}): Promise<Response> {
-    signal?.throwIfAborted();
+  function headersOf(call: RouteCall): Record<string, string> {
     const token = typeof opts.token === "function" ? opts.token() : opts.token;
-    const headers: Record<string, string> = {
+    return {
       ...(token ? { authorization: `Bearer ${token}` } : {}),
       ...(call.body === undefined ? {} : { "content-type": "application/json" }),
       ...call.headers,
     };
+  }
+
+  async function send(call: RouteCall, { signal, stream }: SendOptions = {}): Promise<Response> {
+    signal?.throwIfAborted();
+    const headers = headersOf(call);
     // Like AbortSignal.timeout (an unref'd timer that also bounds reading the body), but a stream's
     // timer is stopped once its headers are in: the stream then lasts as long as the caller reads.
     const timeout = new AbortController();
@@ -114,5 +122,5 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     return parsed.data;
   }
 
-  return { baseUrl, send, json };
+  return { baseUrl, timeoutMs, headersOf, send, json };
 }
