@@ -1,6 +1,6 @@
 import { accessSync, constants } from "node:fs";
 import { z } from "zod";
-import { natsUrlProblem } from "@crumbs/schemas";
+import { natsUrlSetting } from "@crumbs/schemas";
 import { ConfigError, LOG_FORMATS, LOG_LEVELS } from "@crumbs/telemetry";
 import { DEFAULT_MEMORY_TOKENS } from "./memory/fit.ts";
 
@@ -26,13 +26,7 @@ const envSchema = z.object({
   CRUMBS_URL: z.url().default("http://127.0.0.1:8081"),
   // Optional here: `crumbs runner` may find the dev token itself; startRunner insists on one.
   CRUMBS_TOKEN: z.string().min(1).optional(),
-  NATS_URL: z
-    .string()
-    .superRefine((url, ctx) => {
-      const problem = natsUrlProblem(url);
-      if (problem) ctx.addIssue({ code: "custom", message: problem });
-    })
-    .default("nats://127.0.0.1:4222"),
+  NATS_URL: natsUrlSetting,
   // A path, read at connect time: a locked NATS (docker compose) refuses the runner without it.
   NATS_CREDS: z
     .string()

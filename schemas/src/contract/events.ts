@@ -34,6 +34,18 @@ export function natsUrlProblem(url: string): string | undefined {
   return bad === undefined ? undefined : `"${bad}" is not a NATS URL such as nats://127.0.0.1:4222`;
 }
 
+/** Where a crumbs process finds NATS when NATS_URL is unset: the local server `crumbs start` and the machine setup run. */
+export const DEFAULT_NATS_URL = "nats://127.0.0.1:4222";
+
+/** NATS_URL as the API's and the runner's configs read it: natsUrlProblem's rule, DEFAULT_NATS_URL when unset. */
+export const natsUrlSetting = z
+  .string()
+  .superRefine((url, ctx) => {
+    const problem = natsUrlProblem(url);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
+  .default(DEFAULT_NATS_URL);
+
 /**
  * `GET /v1/events` streamed: with this Accept, one event's JSON a line and a closing line
  * `{"next_after","has_more"}`, up to EVENTS_STREAM_MAX_EVENTS events (services/api README, "Replay").

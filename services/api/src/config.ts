@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { natsUrlProblem } from "@crumbs/schemas";
+import { natsUrlSetting } from "@crumbs/schemas";
 import { LOG_FORMATS, LOG_LEVELS } from "@crumbs/telemetry";
 import { ConfigError } from "./errors.ts";
 import { authConfigFrom, authEnvShape, type AuthConfig } from "./http/auth-config.ts";
@@ -23,13 +23,7 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
     .optional(),
   CRUMBS_PGLITE_DIR: z.string().min(1).default(".crumbs/pg"),
-  NATS_URL: z
-    .string()
-    .superRefine((url, ctx) => {
-      const problem = natsUrlProblem(url);
-      if (problem) ctx.addIssue({ code: "custom", message: problem });
-    })
-    .default("nats://127.0.0.1:4222"),
+  NATS_URL: natsUrlSetting,
   PORT: z.coerce.number().int().min(0).max(65535).default(8081),
   HOST: z.string().min(1).default("0.0.0.0"),
   CRUMBS_TOKEN: z.string().min(8, "must be at least 8 characters").optional(),

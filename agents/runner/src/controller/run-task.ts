@@ -5,7 +5,7 @@ import type { Agent, AgentDefContext } from "../agent-def.ts";
 import { isTaskCancelled, recordCancelled } from "../cancel.ts";
 import { tagValue } from "../context-selectors.ts";
 import type { BrowserAction } from "../llm/browser-tools.ts";
-import { ModelError, chatCompletion } from "../llm/chat-completion.ts";
+import { ModelError, chatCompletion, type ChatMessage, type ChatResult, type ChatTool } from "../llm/chat-completion.ts";
 import { routeModel } from "../llm/model-route.ts";
 import { requestIdFor, writeOutputs } from "../outputs.ts";
 import { isSecretTarget, secretKnowledge } from "../secrets.ts";
@@ -155,52 +155,52 @@ async function save(ctx: Ctx, b: Breadcrumb, task: ControlledTask): Promise<bool
   }
 }
 
-async function askModel(ctx: Ctx, task: ControlledTask, pcd: Pcd): Promise<ModelChoice> {
+/**
+ * One call to the agent's model for the controller: its answer, or why there is none (no route to the
+ * model, or a model error, logged as `what` failed). Any other error is the runner's and is thrown.
+ */
+async function callModel(
+  ctx: Ctx,
+  what: string,
+  messages: ChatMessage[],
+  tools?: ChatTool[],
+): Promise<{ ok: true; result: ChatResult } | { ok: false; reason: string }> {
   const def = ctx.agent.def;
   const route = routeModel(def.model, ctx.deps.endpoints);
-  if (!route.ok) return { kind: "text", content: `I cannot ask the model: ${route.reason}.` };
+  if (!route.ok) return { ok: false, reason: `I cannot ask the model: ${route.reason}.` };
   try {
     const result = await chatCompletion({
       fetch: ctx.deps.fetch,
       baseUrl: route.baseUrl,
       apiKey: route.apiKey,
       model: route.model,
-      messages: controllerMessages(def.system_prompt, task, pcd),
-      tools: controllerTools(ctx.config.skills, def.tools),
+      messages,
+      ...(tools ? { tools } : {}),
       timeoutMs: ctx.deps.modelTimeoutMs,
     });
-    const choice = choiceOf(result, def.tools);
-    // The same rule as the model loop: a value for a secret field never enters a breadcrumb.
-    if (choice.kind === "action" && isSecretTarget(choice.action as BrowserAction, choice.params, secretKnowledge([{ pcd }], []))) {
-      return { kind: "text", content: "I could not act: the model wanted to type into a password, one-time-code or payment field. Fill it in yourself, then ask again." };
-    }
-    return choice;
+    return { ok: true, result };
   } catch (err) {
     if (!(err instanceof ModelError)) throw err;
-    ctx.deps.log.warn({ agent: def.agent_id, code: err.code, error: err.message }, "model call failed");
-    return { kind: "text", content: `The model call failed (${err.code}): ${err.message}` };
+    ctx.deps.log.warn({ agent: def.agent_id, code: err.code, error: err.message }, `${what} failed`);
+    return { ok: false, reason: `The model call failed (${err.code}): ${err.message}` };
   }
 }
 
-async function askScout(ctx: Ctx, task: ControlledTask, step: string, answers: QueryAnswer[], outcome: Outcome): Promise<ScoutCandidate[]> {
+async function askModel(ctx: Ctx, task: ControlledTask, pcd: Pcd): Promise<ModelChoice> {
   const def = ctx.agent.def;
-  const route = routeModel(def.model, ctx.deps.endpoints);
-  if (!route.ok) return [];
-  try {
-    const result = await chatCompletion({
-      fetch: ctx.deps.fetch,
-      baseUrl: route.baseUrl,
-      apiKey: route.apiKey,
-      model: route.model,
-      messages: scoutMessages(task, step, answers, pcdOf(outcome.data)),
-      timeoutMs: ctx.deps.modelTimeoutMs,
-    });
-    return scoutCandidatesOf(result);
-  } catch (err) {
-    if (!(err instanceof ModelError)) throw err;
-    ctx.deps.log.warn({ agent: def.agent_id, code: err.code, error: err.message }, "scout call failed");
-    return [];
+  const call = await callModel(ctx, "model call", controllerMessages(def.system_prompt, task, pcd), controllerTools(ctx.config.skills, def.tools));
+  if (!call.ok) return { kind: "text", content: call.reason };
+  const choice = choiceOf(call.result, def.tools);
+  // The same rule as the model loop: a value for a secret field never enters a breadcrumb.
+  if (choice.kind === "action" && isSecretTarget(choice.action as BrowserAction, choice.params, secretKnowledge([{ pcd }], []))) {
+    return { kind: "text", content: "I could not act: the model wanted to type into a password, one-time-code or payment field. Fill it in yourself, then ask again." };
   }
+  return choice;
+}
+
+async function askScout(ctx: Ctx, task: ControlledTask, step: string, answers: QueryAnswer[], outcome: Outcome): Promise<ScoutCandidate[]> {
+  const call = await callModel(ctx, "scout call", scoutMessages(task, step, answers, pcdOf(outcome.data)));
+  return call.ok ? scoutCandidatesOf(call.result) : [];
 }
 
 async function writeAction(ctx: Ctx, taskBreadcrumb: string, e: Emit): Promise<void> {
