@@ -3,6 +3,7 @@ import { natsServers, PAGE_CONTEXT_SCHEMA, selectorCanMatchSchema } from "@crumb
 import { CrumbsHttp, type HttpOptions } from "./http-client.ts";
 import { ApiResponseError } from "./errors.ts";
 import { natsCredsAuthenticator } from "./nats-creds.ts";
+import { NATS_CONNECTION_DEFAULTS } from "./nats-connection-options.ts";
 import { connectWithToken, type TokenNats } from "./token-nats.ts";
 import { InterestLease, newHolderId, type InterestLeaseOptions } from "./interest-lease.ts";
 import type { EventSubscription } from "./event-subscription.ts";
@@ -50,9 +51,7 @@ export async function connectNats(
   return connect({
     servers: natsServers(url),
     name,
-    maxReconnectAttempts: -1,
-    reconnectTimeWait: 250,
-    pingInterval: 10_000,
+    ...NATS_CONNECTION_DEFAULTS,
     ...(authenticator ? { authenticator } : {}),
   });
 }

@@ -1,6 +1,7 @@
-import { headers as natsHeaders, type JetStreamClient, type NatsConnection, type PubAck, type Status } from "nats";
+import { type JetStreamClient, type NatsConnection, type PubAck, type Status } from "nats";
 import { eventTypeShort, msgIdFor, referenceEventOf } from "@crumbs/schemas";
 import type { BreadcrumbEvent } from "./known.ts";
+import { MsgIdHeaders } from "./msg-id-headers.ts";
 import { asPermissionError, NatsPermissionError } from "./nats-permission.ts";
 
 /** The event fields a replayed event's subject and msg id are made of. */
@@ -81,7 +82,7 @@ export async function openReplayPublisher(nc: NatsConnection, prefix: string): P
     const found = jsm ? await jsm.streams.find(subject).catch(() => undefined) : undefined;
     streamOf.set(subject, found);
   };
-  const coreHeaders = natsHeaders();
+  const coreHeaders = new MsgIdHeaders();
   const inFlight = new Set<Promise<PubAck>>();
   const counts: ReplayPublishCounts = { jetstream: 0, duplicates: 0, core: 0 };
   let failure: unknown;
@@ -115,7 +116,7 @@ export async function openReplayPublisher(nc: NatsConnection, prefix: string): P
     } else {
       // One headers object for every core publish: publish() encodes it at once, and a new one
       // per event (its Map, its arrays) was garbage 100,000 times per replay.
-      coreHeaders.set("Nats-Msg-Id", msgID);
+      coreHeaders.setMsgId(msgID);
       nc.publish(subject, data, { headers: coreHeaders });
       counts.core++;
     }

@@ -1,6 +1,7 @@
 import { connect, credsAuthenticator, type Authenticator, type NatsConnection } from "nats";
 import { natsServers } from "@crumbs/schemas";
 import type { CrumbsHttp } from "./http-client.ts";
+import { NATS_CONNECTION_DEFAULTS } from "./nats-connection-options.ts";
 
 export interface TokenNatsOptions {
   /** NATS servers (comma-separated); unset: the `servers` the API sends with the credentials. */
@@ -61,9 +62,7 @@ export async function connectWithToken(http: CrumbsHttp, opts: TokenNatsOptions 
   const nc = await connect({
     servers,
     name: opts.name ?? "crumbs-agent",
-    maxReconnectAttempts: -1,
-    reconnectTimeWait: 250,
-    pingInterval: 10_000,
+    ...NATS_CONNECTION_DEFAULTS,
     authenticator,
   });
   let timer: ReturnType<typeof setTimeout> | undefined;
