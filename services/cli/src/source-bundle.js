@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync 
 import { createRequire, enableCompileCache } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { servedCommands, staysExternal, stillFresh } from "./source-bundle-plan.js";
+import { BUNDLED_PACKAGES, servedCommands, staysExternal, stillFresh } from "./source-bundle-plan.js";
 
 const cliDir = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const cacheDir = join(cliDir, "node_modules", ".cache", "crumbs-cli");
@@ -150,7 +150,8 @@ function ownNodeModules(dir) {
 }
 
 const RESOLVING = Symbol("resolving");
-const bundledDirs = [resolve(cliDir, "../../schemas/src"), resolve(cliDir, "../../agents/sdk/src")].map((d) => `${d}/`);
+// The folder of each bundled package's entry (its src/), found as Node resolves the package.
+const bundledDirs = BUNDLED_PACKAGES.map((p) => `${dirname(createRequire(import.meta.url).resolve(p))}/`);
 const sideEffectFree = (path) => bundledDirs.some((d) => path.startsWith(d));
 
 function dropOldBuilds(keep) {
