@@ -77,6 +77,7 @@ async function rebuild(previous) {
       {
         name: "crumbs-externals",
         setup(b) {
+          const sideEffectFree = inBundledPackages();
           // Externals are imported from the bundle's folder, inside the CLI's package: the same
           // files as from the sources while the workspaces share one node_modules (npm's hoisting).
           b.onResolve({ filter: /^[^./]/ }, (a) => {
@@ -150,9 +151,12 @@ function ownNodeModules(dir) {
 }
 
 const RESOLVING = Symbol("resolving");
-// The folder of each bundled package's entry (its src/), found as Node resolves the package.
-const bundledDirs = BUNDLED_PACKAGES.map((p) => `${dirname(createRequire(import.meta.url).resolve(p))}/`);
-const sideEffectFree = (path) => bundledDirs.some((d) => path.startsWith(d));
+
+/** Whether a path is in a bundled package's entry folder (its src/), found as Node resolves the package: only when building. */
+function inBundledPackages() {
+  const dirs = BUNDLED_PACKAGES.map((p) => `${dirname(createRequire(import.meta.url).resolve(p))}/`);
+  return (path) => dirs.some((d) => path.startsWith(d));
+}
 
 function dropOldBuilds(keep) {
   for (const name of readdirSync(cacheDir)) {
