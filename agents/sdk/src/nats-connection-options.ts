@@ -1,4 +1,5 @@
 import type { ConnectionOptions } from "nats";
+import { NATS_RECONNECT } from "@crumbs/schemas";
 
 /**
  * How nats.js writes what is published: its outbound buffer goes to the socket at the end of the
@@ -9,10 +10,8 @@ import type { ConnectionOptions } from "nats";
  */
 const OUTBOUND_FLUSH_BYTES = 256 * 1024;
 
-/** What every crumbs connection to NATS shares: reconnect forever, quickly; the outbound flush above. */
+/** What the SDK's connections to NATS share: the reconnects of every crumbs connection; the outbound flush above. */
 export const NATS_CONNECTION_DEFAULTS: ConnectionOptions = {
-  maxReconnectAttempts: -1,
-  reconnectTimeWait: 250,
-  pingInterval: 10_000,
+  ...NATS_RECONNECT,
   ...({ pendingLimit: OUTBOUND_FLUSH_BYTES } as ConnectionOptions),
 };

@@ -47,6 +47,12 @@ export const natsUrlSetting = z
   .default(DEFAULT_NATS_URL);
 
 /**
+ * How every long-lived crumbs connection to NATS (the API's, the SDK's) rides out an outage: it
+ * reconnects forever, a quarter second apart, and pings every 10 s so a dead server is noticed.
+ */
+export const NATS_RECONNECT = { maxReconnectAttempts: -1, reconnectTimeWait: 250, pingInterval: 10_000 } as const;
+
+/**
  * `GET /v1/events` streamed: with this Accept, one event's JSON a line and a closing line
  * `{"next_after","has_more"}`, up to EVENTS_STREAM_MAX_EVENTS events (services/api README, "Replay").
  */

@@ -1,6 +1,6 @@
 import type { Logger } from "@crumbs/telemetry";
 import { connect, Events, type Authenticator, type NatsConnection } from "nats";
-import { natsServers } from "@crumbs/schemas";
+import { NATS_RECONNECT, natsServers } from "@crumbs/schemas";
 import { ensureStream, type StreamLimits } from "./stream.ts";
 
 /** NATS's own default, used only if the server sent no INFO yet. */
@@ -35,9 +35,7 @@ export async function connectNats(opts: {
     servers: natsServers(opts.url),
     name: opts.name ?? "crumbs-api",
     ...(opts.authenticator ? { authenticator: opts.authenticator } : {}),
-    maxReconnectAttempts: -1,
-    reconnectTimeWait: 250,
-    pingInterval: 10_000,
+    ...NATS_RECONNECT,
     // Without this nats.js allocates an Error (a stack capture) and a timeout error for every
     // request (JetStream API calls here; the relay's publishes go through nats/publisher.ts).
     // Our errors are logged by message; the async stack added nothing.
