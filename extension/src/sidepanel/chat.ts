@@ -43,8 +43,9 @@ export class ChatView {
     this.seen.clear();
     this.log.replaceChildren();
     const selector = { schema_name: CHAT_SCHEMAS, all_tags: [`session:${session}`] };
-    // Live first, then history: whatever is written in between arrives by one or the other.
-    void followSse({
+    // Live first, then history once the stream has started: whatever is written in between arrives by one or the other.
+    const { signal } = this.abort;
+    await followSse({
       apiUrl: config.apiUrl,
       token: config.token,
       selector,
@@ -55,6 +56,7 @@ export class ChatView {
         if (parsed.success && parsed.data.type === "breadcrumb.created") this.add(parsed.data.breadcrumb);
       },
     });
+    if (signal.aborted) return;
     const history = await listWith(httpClient(config), { selector, limit: 100 }).catch(() => [] as Breadcrumb[]);
     for (const b of history.sort((a, b) => a.created_at.localeCompare(b.created_at))) this.add(b);
   }

@@ -17,8 +17,18 @@ export interface StreamOptions {
   signal: AbortSignal;
 }
 
-/** Follows the stream until aborted, reconnecting with Last-Event-ID after any failure. */
-export async function followSse(opts: StreamOptions): Promise<void> {
+/**
+ * Follows the stream until aborted, reconnecting with Last-Event-ID after any failure. Resolves once
+ * the stream has said where it starts (its first id: the server's `connected` frame), or its first
+ * attempt failed, or it was aborted, and goes on in the background. A list read after that misses
+ * nothing the stream does not bring: whatever committed before the stream's start is in the list
+ * (read before it, the list missed a write committed between the two).
+ */
+export function followSse(opts: StreamOptions): Promise<void> {
+  return new Promise<void>((started) => void follow(opts, started).finally(started));
+}
+
+async function follow(opts: StreamOptions, started: () => void): Promise<void> {
   const http = httpClient({ apiUrl: opts.apiUrl, token: opts.token });
   let lastId: string | undefined;
   let failures = 0;
@@ -33,14 +43,18 @@ export async function followSse(opts: StreamOptions): Promise<void> {
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
-        for (const f of parser.push(value)) {
-          if (f.id) lastId = f.id;
-          opts.onFrame(f);
+        for (const f of parser.push(value)) opts.onFrame(f);
+        // Every id moves the resume point, the id-only `connected` frame's too: a stream that breaks
+        // before its first event resumes from where it started, not from "now".
+        if (parser.lastEventId !== undefined) {
+          lastId = parser.lastEventId;
+          started();
         }
       }
     } catch (e) {
       if (opts.signal.aborted) return;
       opts.onState?.("retrying", e instanceof Error ? e.message : String(e));
+      started();
     }
     failures++;
     await new Promise((r) => setTimeout(r, Math.min(10_000, 500 * 2 ** Math.min(failures, 5))));

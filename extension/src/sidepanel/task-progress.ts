@@ -55,8 +55,9 @@ export class TaskProgressView {
     this.known.clear();
     this.render();
     const selector = { schema_name: [TASK_SCHEMA], all_tags: [`session:${session}`] };
-    // Live first, then history: a version written in between arrives by one or the other.
-    void followSse({
+    // Live first, then history once the stream has started: whatever is written in between arrives by one or the other.
+    const { signal } = this.abort;
+    await followSse({
       apiUrl: config.apiUrl,
       token: config.token,
       selector,
@@ -66,6 +67,7 @@ export class TaskProgressView {
         if (parsed.success && parsed.data.type !== "breadcrumb.deleted") this.add(parsed.data.breadcrumb);
       },
     });
+    if (signal.aborted) return;
     const history = await listWith(httpClient(config), { selector, limit: 20 }).catch(() => [] as Breadcrumb[]);
     for (const b of history) this.add(b);
   }
