@@ -1,4 +1,4 @@
-import { headers, type NatsConnection } from "nats";
+import { MsgHdrsImpl, type NatsConnection } from "nats";
 import { describe, expect, it } from "vitest";
 import { CoreFrames } from "./core-frames.ts";
 
@@ -17,7 +17,7 @@ function fakeConnection(open = true) {
 
 /** The bytes nats.js's publish queues for a message with one Nats-Msg-Id header. */
 function natsFrame(subject: string, id: string, data: Uint8Array): Buffer {
-  const h = headers();
+  const h = new MsgHdrsImpl();
   h.set("Nats-Msg-Id", id);
   const hdr = h.encode();
   return Buffer.concat([Buffer.from(`HPUB ${subject} ${hdr.length} ${hdr.length + data.length}\r\n`), hdr, data, Buffer.from("\r\n")]);
