@@ -110,6 +110,8 @@ export async function openReplayPublisher(nc: NatsConnection, prefix: string): P
     const data = fitted(event, json, nc.info?.max_payload);
     const msgID = replayMsgId(event);
     if (js && streamOf.get(subject)) {
+      // Core frames still held go first: the connection keeps the order it was given publishes in.
+      core.handOver();
       // Publishes from one connection keep their order, so a window of unacked ones is safe.
       const p = js.publish(subject, data, { msgID });
       inFlight.add(p);
