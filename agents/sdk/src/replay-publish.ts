@@ -1,7 +1,7 @@
 import { type JetStreamClient, type NatsConnection, type PubAck, type Status } from "nats";
 import { eventTypeShort, msgIdFor, referenceEventOf } from "@crumbs/schemas";
 import type { BreadcrumbEvent } from "./known.ts";
-import { MsgIdHeaders } from "./msg-id-headers.ts";
+import { CoreFrames } from "./core-frames.ts";
 import { asPermissionError, NatsPermissionError } from "./nats-permission.ts";
 
 /** The event fields a replayed event's subject and msg id are made of. */
@@ -34,9 +34,12 @@ export interface ReplayPublisher {
   /**
    * The same with the event's JSON given as bytes (as the API sent them: nothing serialised
    * again). Returns a promise only when the caller must wait (the window of unacknowledged
-   * JetStream publishes is full, or the stream is not looked up yet).
+   * JetStream publishes is full, or the stream is not looked up yet). A core publish may wait in
+   * the publisher's buffer until `flush` or `done`.
    */
   publishJson(event: ReplayedEventFields, json: Uint8Array): Promise<void> | undefined;
+  /** Sends what waits in the publisher's buffer and waits for the server to have seen it (a PING's PONG). */
+  flush(): Promise<void>;
   /**
    * Waits until every publish was accepted (or refused) and the server has seen them all; the
    * connection stays open. Rejects with the first failure: a NatsPermissionError for a refusal.
@@ -82,7 +85,19 @@ export async function openReplayPublisher(nc: NatsConnection, prefix: string): P
     const found = jsm ? await jsm.streams.find(subject).catch(() => undefined) : undefined;
     streamOf.set(subject, found);
   };
-  const coreHeaders = new MsgIdHeaders();
+  // The last event's subject, kept while the next events share its fields (a replay's runs of one
+  // owner, type and schema): building each event's subject and hashing it into streamOf cost more
+  // than comparing its three fields.
+  let last: ReplayedEventFields | undefined;
+  let lastSubject = "";
+  const subjectOf = (event: ReplayedEventFields) => {
+    if (last?.owner !== event.owner || last.type !== event.type || last.schema_name !== event.schema_name) {
+      lastSubject = replaySubject(prefix, event);
+      last = event;
+    }
+    return lastSubject;
+  };
+  const core = new CoreFrames(nc);
   const inFlight = new Set<Promise<PubAck>>();
   const counts: ReplayPublishCounts = { jetstream: 0, duplicates: 0, core: 0 };
   let failure: unknown;
@@ -90,11 +105,13 @@ export async function openReplayPublisher(nc: NatsConnection, prefix: string): P
   const send = (event: ReplayedEventFields, json: Uint8Array): Promise<void> | undefined => {
     if (refused) throw refused;
     if (failure) throw failure;
-    const subject = replaySubject(prefix, event);
+    const subject = subjectOf(event);
     if (!streamOf.has(subject)) return findStream(subject).then(() => send(event, json));
     const data = fitted(event, json, nc.info?.max_payload);
     const msgID = replayMsgId(event);
     if (js && streamOf.get(subject)) {
+      // Core frames still held go first: the connection keeps the order it was given publishes in.
+      core.handOver();
       // Publishes from one connection keep their order, so a window of unacked ones is safe.
       const p = js.publish(subject, data, { msgID });
       inFlight.add(p);
@@ -114,10 +131,7 @@ export async function openReplayPublisher(nc: NatsConnection, prefix: string): P
       // them cost a reaction per publish in flight, for every publish).
       if (inFlight.size >= WINDOW) return inFlight.values().next().value!.then(() => undefined, () => undefined);
     } else {
-      // One headers object for every core publish: publish() encodes it at once, and a new one
-      // per event (its Map, its arrays) was garbage 100,000 times per replay.
-      coreHeaders.setMsgId(msgID);
-      nc.publish(subject, data, { headers: coreHeaders });
+      core.publish(subject, msgID, data);
       counts.core++;
     }
     return undefined;
@@ -126,10 +140,16 @@ export async function openReplayPublisher(nc: NatsConnection, prefix: string): P
   return {
     async publish(event) {
       await send(event, new TextEncoder().encode(JSON.stringify(event)));
+      core.handOver();
     },
     publishJson: send,
+    flush() {
+      core.handOver();
+      return nc.flush();
+    },
     async done() {
       try {
+        core.handOver();
         await Promise.allSettled([...inFlight]);
         // The server answers a refused core publish before the flush's PONG.
         await nc.flush().catch(() => {});

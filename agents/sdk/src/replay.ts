@@ -65,11 +65,9 @@ export async function publishReplay(
   // connection can be passed while it connects) and the JetStream lookups (round trips each).
   let next = batches.next();
   next.catch(() => {});
-  let nc: NatsConnection;
   let publisher: Awaited<ReturnType<typeof openReplayPublisher>>;
   try {
-    nc = await connection;
-    publisher = await openReplayPublisher(nc, prefix);
+    publisher = await openReplayPublisher(await connection, prefix);
   } catch (err) {
     void batches.return(undefined).catch(() => {});
     throw err;
@@ -95,7 +93,7 @@ export async function publishReplay(
       if (unflushed >= FLUSH_EVENTS) {
         unflushed = 0;
         await flushed;
-        flushed = nc.flush();
+        flushed = publisher.flush();
         flushed.catch(() => {});
       }
     }
