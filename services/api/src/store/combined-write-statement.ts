@@ -5,7 +5,6 @@ import { ownersHeadCtes } from "./owner-order.ts";
 import { arrayLiteral } from "./sql-helpers.ts";
 import { WriteCombiner } from "./write-combiner.ts";
 import {
-  BODY_TEXT,
   BREADCRUMB_JSON,
   postgresJsClientOf,
   subjectPrefixOf,
@@ -78,7 +77,7 @@ const COMBINED_PATCH_SQL = sql`
     SELECT h.seq, b.subject_prefix || b.schema_name, b.id::text || ':' || b.version::text || ':updated'
     FROM h JOIN b ON b.id = h.breadcrumb_id RETURNING seq, subject, msg_id)
   -- No schema_counts CTE: a PATCH never changes a row's schema (store/schema-counts.ts).
-  SELECT b.ord::int AS ord, ${BODY_TEXT} AS body, b.id::text AS id, b.version, b.schema_name,
+  SELECT b.ord::int AS ord, b.id::text AS id, b.version, b.schema_name,
          -- As in the single statement: a row change never commits without its event.
          CASE WHEN o.seq IS NULL THEN ('no event written for ' || b.id::text)::bigint ELSE o.seq END::text AS seq,
          o.subject, o.msg_id, h.event_json AS payload, s.prev_seq::text AS prev_seq

@@ -32,19 +32,6 @@ export const BREADCRUMB_JSON = sql`
   || CASE WHEN w.expires_at IS NULL THEN '{}'::jsonb
           ELSE jsonb_build_object('expires_at', ${isoSql(sql`w.expires_at`)}) END`;
 
-/** The contract's key order (as `breadcrumbFromRow` gives it); jsonb sorts keys by length. */
-const KEY_ORDER = [
-  "id", "owner", "schema_name", "title", "tags", "context", "llm_hints", "key",
-  "version", "created_at", "updated_at", "created_by", "updated_by", "expires_at",
-] as const;
-
-/**
- * The response body: `b.j` as JSON text in the contract's key order, with the keys `b.j` lacks
- * left out (concat_ws skips NULLs). Built here so the API sends Postgres's text as it is: parsing
- * the row's JSON and serialising it again was a tenth of the API's main thread per PATCH.
- */
-export const BODY_TEXT = sql.raw(`'{' || concat_ws(',', ${KEY_ORDER.map((k) => `'"${k}":' || (b.j -> '${k}')::text`).join(", ")}) || '}'`);
-
 /** A response body that is JSON text already: sent as it is, never parsed and serialised again. */
 export class JsonText {
   constructor(readonly text: string) {}
@@ -128,7 +115,7 @@ function writeStatement(shape: Shape, mutation: SQL, v: StatementValues): SQL {
       SELECT h.seq, ${v.subjectPrefix}::text || b.schema_name, b.id::text || ':' || b.version::text || ':' || ${v.type}::text
       FROM h, b RETURNING seq, subject, msg_id
     ), c AS (${countCte(sql`${v.type}::text`, sql`SELECT b.owner, b.schema_name FROM b`, sql`s`)})
-    SELECT ${BODY_TEXT} AS body, b.id::text AS id, b.version, b.schema_name,
+    SELECT b.id::text AS id, b.version, b.schema_name,
            -- A row change must never commit without its event: should the chain ever yield no
            -- outbox row, fail the statement (and so roll it all back) instead of answering.
            CASE WHEN o.seq IS NULL THEN ('no event written for ' || b.id::text)::bigint
@@ -169,6 +156,22 @@ export async function executeWrite(db: Executor, w: WriteStatement): Promise<Wri
   return row && writtenRow(row);
 }
 
+/** What precedes the breadcrumb, the last member of an event's JSON text (crumbs_event_json, migration 0012). */
+const BREADCRUMB_MEMBER = ',"breadcrumb":';
+
+/**
+ * The response body: the breadcrumb as the event's text holds it (jsonb's key order, not a read's;
+ * JSON key order carries no meaning, and an idempotent replay already answers the stored jsonb).
+ * Postgres no longer converts the breadcrumb to text a second time for the body, nor sends those
+ * 2.3 KB twice per write. The first `,"breadcrumb":` is the member itself: the
+ * members before it are strings, numbers and arrays of strings, whose text cannot hold it unquoted.
+ */
+function bodyOf(payload: string): JsonText {
+  const at = payload.indexOf(BREADCRUMB_MEMBER);
+  if (at < 0 || !payload.endsWith("}")) throw new Error("the event's text holds no breadcrumb");
+  return new JsonText(payload.slice(at + BREADCRUMB_MEMBER.length, -1));
+}
+
 /** A row of the write statement (or of the combined one) as the write's result. */
 export function writtenRow(row: StatementRow): WrittenRow {
   const event: CommittedEvent = {
@@ -179,11 +182,10 @@ export function writtenRow(row: StatementRow): WrittenRow {
     prev_seq: row.prev_seq,
     committedAt: Date.now(),
   };
-  return { id: row.id, version: Number(row.version), schema_name: row.schema_name, body: new JsonText(row.body), seq: Number(row.seq), event };
+  return { id: row.id, version: Number(row.version), schema_name: row.schema_name, body: bodyOf(row.payload), seq: Number(row.seq), event };
 }
 
 export interface StatementRow {
-  body: string;
   id: string;
   version: number;
   schema_name: string;
