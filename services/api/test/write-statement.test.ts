@@ -73,8 +73,10 @@ describe("one-statement writes", () => {
     });
     const b = bodyOf(created);
     const id = b.id as string;
-    // Same fields as a read (breadcrumbFromRow): optional fields present only when set.
-    expect(b).toEqual(await getBreadcrumb(database.db, owner, id));
+    // Same fields and key order as a read (breadcrumbFromRow): optional fields present only when set.
+    const read = await getBreadcrumb(database.db, owner, id);
+    expect(b).toEqual(read);
+    expect(Object.keys(b)).toEqual(Object.keys(read));
     expect(b).not.toHaveProperty("llm_hints");
     expect(created.response.etag).toBe('"1"');
 
@@ -84,6 +86,7 @@ describe("one-statement writes", () => {
     });
     const p = bodyOf(patched);
     expect(p).toEqual(await getBreadcrumb(database.db, owner, id));
+    expect(Object.keys(p)).toEqual(Object.keys(await getBreadcrumb(database.db, owner, id)));
     await deleteBreadcrumb(deps, { owner, id, expectedVersion: 2 });
 
     const h = await history(id);

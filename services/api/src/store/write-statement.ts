@@ -15,22 +15,28 @@ export const jsonbOrNull = (value: unknown): SQL =>
 /** An ISO-8601 UTC string with milliseconds, exactly what `Date.prototype.toISOString` gives. */
 const isoSql = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
+/** A text column as JSON text (a string, or an array of strings). */
+const jsonOf = (column: SQL) => sql`to_json(${column})::text`;
+
 /**
- * The contract JSON of the row `w` (what `breadcrumbFromRow` builds in JS): optional
- * fields are absent, never null. Built in SQL because the history row, the outbox
- * payload and the idempotency response are written in the same statement as the row.
+ * The contract JSON text of the row `w` with `context` (JSON text) as its context, in the contract's key
+ * order (what `breadcrumbFromRow` builds in JS): optional fields are absent, never null. Built in SQL
+ * because the history row's event, the outbox row and the idempotency response are written in the same
+ * statement as the row; built as text because the event is text, and a jsonb built first (a copy of the
+ * context, one more per `||`) and converted back cost ~60 us of the ~340 us of backend CPU per write (migration 0015).
  */
-export const BREADCRUMB_JSON = sql`
-  jsonb_build_object(
-    'id', w.id, 'owner', w.owner, 'schema_name', w.schema_name, 'title', w.title,
-    'tags', to_jsonb(w.tags), 'context', w.context, 'version', w.version,
-    'created_at', ${isoSql(sql`w.created_at`)}, 'updated_at', ${isoSql(sql`w.updated_at`)},
-    'created_by', w.created_by, 'updated_by', w.updated_by)
-  || CASE WHEN w.llm_hints IS NULL OR jsonb_typeof(w.llm_hints) = 'null' THEN '{}'::jsonb
-          ELSE jsonb_build_object('llm_hints', w.llm_hints) END
-  || CASE WHEN w.key IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('key', w.key) END
-  || CASE WHEN w.expires_at IS NULL THEN '{}'::jsonb
-          ELSE jsonb_build_object('expires_at', ${isoSql(sql`w.expires_at`)}) END`;
+export const breadcrumbText = (context: SQL): SQL => sql`
+  '{"id":"' || w.id || '","owner":' || ${jsonOf(sql`w.owner`)} || ',"schema_name":' || ${jsonOf(sql`w.schema_name`)}
+  || ',"title":' || ${jsonOf(sql`w.title`)} || ',"tags":' || ${jsonOf(sql`w.tags`)} || ',"context":' || ${context}
+  || CASE WHEN w.llm_hints IS NULL OR jsonb_typeof(w.llm_hints) = 'null' THEN '' ELSE ',"llm_hints":' || w.llm_hints::text END
+  || coalesce(',"key":' || ${jsonOf(sql`w.key`)}, '') || ',"version":' || w.version
+  || ',"created_at":"' || ${isoSql(sql`w.created_at`)} || '","updated_at":"' || ${isoSql(sql`w.updated_at`)}
+  || '","created_by":' || ${jsonOf(sql`w.created_by`)} || ',"updated_by":' || ${jsonOf(sql`w.updated_by`)}
+  || coalesce(',"expires_at":"' || ${isoSql(sql`w.expires_at`)} || '"', '') || '}'`;
+
+/** The event's JSON text (crumbs_event_text, migration 0015) of the row `b` (its breadcrumb's text `b.t`). */
+export const eventText = (seq: SQL, type: SQL, at: SQL, changed: SQL): SQL =>
+  sql`crumbs_event_text(${seq}, ${type}, b.id, b.owner, b.schema_name, ${jsonOf(sql`b.title`)}, ${jsonOf(sql`b.tags`)}, b.version, ${at}, ${changed}, b.t)`;
 
 /** A response body that is JSON text already: sent as it is, never parsed and serialised again. */
 export class JsonText {
@@ -93,12 +99,12 @@ function writeStatement(shape: Shape, mutation: SQL, v: StatementValues): SQL {
       : sql`, i AS (
         INSERT INTO idempotency_keys (owner, key, fingerprint, status, response, etag)
         SELECT ${v.owner}::text, ${v.idemKey}::text, ${v.idemFingerprint}::text, ${v.idemStatus}::smallint,
-               ${shape === "idempotent-204" ? sql`NULL::jsonb` : sql`b.j`},
+               ${shape === "idempotent-204" ? sql`NULL::jsonb` : sql`b.t::jsonb`},
                ${shape === "idempotent-204" ? sql`NULL::text` : sql`'"' || b.version::text || '"'`}
         FROM b RETURNING 1)`;
   return sql`
     WITH w AS (${mutation} RETURNING *),
-    b AS (SELECT w.id, w.owner, w.version, w.schema_name, w.tags, ${BREADCRUMB_JSON} AS j FROM w)
+    b AS (SELECT w.id, w.owner, w.version, w.schema_name, w.title, w.tags, ${breadcrumbText(sql`w.context::text`)} AS t FROM w)
     ${idemCte},
     ${ownerHeadCtes(sql`SELECT b.owner FROM b WHERE EXISTS (SELECT 1 FROM ${shape === "plain" ? sql`b` : sql`i`})`)},
     h AS (
@@ -106,7 +112,7 @@ function writeStatement(shape: Shape, mutation: SQL, v: StatementValues): SQL {
       -- \`breadcrumb\` column stays NULL. A second jsonb copy was 2-2.4 KB of TOAST WAL per write.
       INSERT INTO breadcrumb_history (seq, breadcrumb_id, owner, version, event, schema_name, tags, at, changed, event_json)
       SELECT s.seq, b.id, b.owner, b.version, ${v.type}::text, b.schema_name, b.tags, ${v.at}::timestamptz, ${v.changed}::jsonb,
-             crumbs_event_json(s.seq, ${v.type}::text, b.id, b.owner, b.schema_name, b.version, ${v.at}::timestamptz, ${v.changed}::jsonb, b.j)
+             ${eventText(sql`s.seq`, sql`${v.type}::text`, sql`${v.at}::timestamptz`, sql`${v.changed}::jsonb`)}
       FROM s, b RETURNING seq, event_json
     ), o AS (
       -- The outbox row names its history row (the relay publishes that row's event_json): the
@@ -160,10 +166,8 @@ export async function executeWrite(db: Executor, w: WriteStatement): Promise<Wri
 const BREADCRUMB_MEMBER = ',"breadcrumb":';
 
 /**
- * The response body: the breadcrumb as the event's text holds it (jsonb's key order, not a read's;
- * JSON key order carries no meaning, and an idempotent replay already answers the stored jsonb).
- * Postgres no longer converts the breadcrumb to text a second time for the body, nor sends those
- * 2.3 KB twice per write. The first `,"breadcrumb":` is the member itself: the
+ * The response body: the breadcrumb member of the event's text (breadcrumbText), so Postgres builds the
+ * breadcrumb's text once and sends it once. The first `,"breadcrumb":` is the member itself: the
  * members before it are strings, numbers and arrays of strings, whose text cannot hold it unquoted.
  */
 function bodyOf(payload: string): JsonText {
