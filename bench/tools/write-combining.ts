@@ -144,7 +144,7 @@ try {
       if (head?.last_seq !== o.seq || head.prev_seq !== o.prev_seq) throw new Error("the combined statement's seq is not its owner's head");
     }
     for (const r of fresh) r.version = Number((await sql<{ v: number }[]>`select version as v from breadcrumbs where id = ${r.id}`)[0]!.v);
-    console.log("check: the combined statement's rows, bodies, history and outbox rows equal the single statement's (seq aside)");
+    console.log("check: the combined statement's rows, events (with the bodies), history and outbox rows equal the single statement's (seq aside)");
   }
 
   // How the prepared statement finds the rows once Postgres plans it generically (after 5 runs it may):
