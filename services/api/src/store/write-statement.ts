@@ -24,17 +24,15 @@ const jsonOf = (column: SQL) => sql`to_json(${column})::text`;
  * because the history row's event, the outbox row and the idempotency response are written in the same
  * statement as the row; built as text because the event is text, and a jsonb built first (a copy of the
  * context, one more per `||`) and converted back cost ~60 us of the ~340 us of backend CPU per write (migration 0015).
- * Its members are spaced as jsonb's text spaces them (`": "`, `", "`), so an event's breadcrumb reads alike whichever
- * way it was built (crumbs_event_json builds older rows' events from jsonb) and replays send the same shape of bytes.
  */
 export const breadcrumbText = (context: SQL): SQL => sql`
-  '{"id": "' || w.id || '", "owner": ' || ${jsonOf(sql`w.owner`)} || ', "schema_name": ' || ${jsonOf(sql`w.schema_name`)}
-  || ', "title": ' || ${jsonOf(sql`w.title`)} || ', "tags": ' || ${jsonOf(sql`w.tags`)} || ', "context": ' || ${context}
-  || CASE WHEN w.llm_hints IS NULL OR jsonb_typeof(w.llm_hints) = 'null' THEN '' ELSE ', "llm_hints": ' || w.llm_hints::text END
-  || coalesce(', "key": ' || ${jsonOf(sql`w.key`)}, '') || ', "version": ' || w.version
-  || ', "created_at": "' || ${isoSql(sql`w.created_at`)} || '", "updated_at": "' || ${isoSql(sql`w.updated_at`)}
-  || '", "created_by": ' || ${jsonOf(sql`w.created_by`)} || ', "updated_by": ' || ${jsonOf(sql`w.updated_by`)}
-  || coalesce(', "expires_at": "' || ${isoSql(sql`w.expires_at`)} || '"', '') || '}'`;
+  '{"id":"' || w.id || '","owner":' || ${jsonOf(sql`w.owner`)} || ',"schema_name":' || ${jsonOf(sql`w.schema_name`)}
+  || ',"title":' || ${jsonOf(sql`w.title`)} || ',"tags":' || ${jsonOf(sql`w.tags`)} || ',"context":' || ${context}
+  || CASE WHEN w.llm_hints IS NULL OR jsonb_typeof(w.llm_hints) = 'null' THEN '' ELSE ',"llm_hints":' || w.llm_hints::text END
+  || coalesce(',"key":' || ${jsonOf(sql`w.key`)}, '') || ',"version":' || w.version
+  || ',"created_at":"' || ${isoSql(sql`w.created_at`)} || '","updated_at":"' || ${isoSql(sql`w.updated_at`)}
+  || '","created_by":' || ${jsonOf(sql`w.created_by`)} || ',"updated_by":' || ${jsonOf(sql`w.updated_by`)}
+  || coalesce(',"expires_at":"' || ${isoSql(sql`w.expires_at`)} || '"', '') || '}'`;
 
 /** The event's JSON text (crumbs_event_text, migration 0015) of the row `b` (its breadcrumb's text `b.t`). */
 export const eventText = (seq: SQL, type: SQL, at: SQL, changed: SQL): SQL =>
