@@ -4,7 +4,7 @@
  * page context with If-Match, captured from the API's own code: write-path-sql.ts). The combined
  * form (the API's combined statement, store/combined-write-statement.ts) does the same writes as one statement over
  * arrays of parameters (`unnest`, one row per write): every effect kept (the row, history row, outbox row, the owner's commit lock and seq,
- * the response text; schema counts, which a PATCH never changes, are left out), each write's result its own row, a write that misses its
+ * the event's text; schema counts, which a PATCH never changes, are left out), each write's result its own row, a write that misses its
  * version simply absent. Before measuring, the tool checks that both forms give the same rows, and
  * prints how Postgres's generic plan of the combined form finds the rows.
  *
@@ -92,7 +92,7 @@ try {
   const combinedParams = (ts: Target[]) =>
     combinedPatchParams(ts.map((t) => ({ id: t.id, owner: t.owner, actor, expectedVersion: t.version, at: t.at, context: contextText, refused })));
 
-  type Out = { id: string; body: string; version: number; seq: string; subject: string; msg_id: string; payload: string; prev_seq: string | null };
+  type Out = { id: string; version: number; seq: string; subject: string; msg_id: string; payload: string; prev_seq: string | null };
   /** One statement: the single form for one write, else the combined form. */
   const send = async (ts: Target[]) => {
     const out =
@@ -102,7 +102,7 @@ try {
     return out as unknown as Out[];
   };
 
-  // Both forms must do the same: the same rows, bodies and events but for seq (drawn from one sequence).
+  // Both forms must do the same: the same rows and events (whose breadcrumb is the body) but for seq (drawn from one sequence).
   {
     const pick = (o: number) => rows.find((r) => r.owner === ownerName(o))!;
     const at = "2026-02-03T04:05:06.789Z";
@@ -110,12 +110,17 @@ try {
       (await sql`select owner, version, event, schema_name, tags, at, changed, event_json from breadcrumb_history where breadcrumb_id = ${id} and version = ${version}`)[0];
     const outbox = async (id: string, version: number) => (await sql`select subject, msg_id from outbox where msg_id = ${`${id}:${version}:updated`}`)[0];
     const noSeq = (s: string) => s.replace(/"seq":\s*\d+/, '"seq":0');
+    // The event's JSON value, keys sorted: the combined form's context is the text the API sent, the
+    // single form's is the row's jsonb as text (other spacing and key order, the same value).
+    const sorted = (text: string) =>
+      JSON.stringify(JSON.parse(text), (_k, v: unknown) =>
+        v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : 1))) : v);
     const shot = async (r: Row, o: Out | undefined) => {
       if (!o) throw new Error(`no result row for ${r.id}`);
       const h = await history(r.id, o.version);
       return JSON.stringify({
-        body: o.body, version: o.version, subject: o.subject, msg_id: o.msg_id, payload: noSeq(o.payload),
-        history: { ...h, event_json: noSeq(String(h?.event_json)) }, outbox: await outbox(r.id, o.version),
+        version: o.version, subject: o.subject, msg_id: o.msg_id, payload: noSeq(sorted(o.payload)),
+        history: { ...h, event_json: noSeq(sorted(String(h?.event_json))) }, outbox: await outbox(r.id, o.version),
       });
     };
     // Owners 0-3 write once alone (creating their head rows), then: 0 and 1 alone, 2 and 3 combined.
@@ -139,7 +144,7 @@ try {
       if (head?.last_seq !== o.seq || head.prev_seq !== o.prev_seq) throw new Error("the combined statement's seq is not its owner's head");
     }
     for (const r of fresh) r.version = Number((await sql<{ v: number }[]>`select version as v from breadcrumbs where id = ${r.id}`)[0]!.v);
-    console.log("check: the combined statement's rows, bodies, history and outbox rows equal the single statement's (seq aside)");
+    console.log("check: the combined statement's rows, events (with the bodies), history and outbox rows equal the single statement's (seq aside)");
   }
 
   // How the prepared statement finds the rows once Postgres plans it generically (after 5 runs it may):

@@ -80,6 +80,8 @@ describe("combined PATCHes", () => {
       const e = handed.find((x) => x.seq === h[1]!.seq)!;
       expect(e).toMatchObject({ subject: subjectFor(t.owner, "updated", "test.thing.v1"), msg_id: msgIdFor(t.id, 2, "updated"), prev_seq: h[0]!.seq });
       expect(JSON.parse(e.payload)).toEqual(h[1]!.payload);
+      // The answer's text is the event's breadcrumb, byte for byte.
+      expect(e.payload.endsWith(`,"breadcrumb":${(r.response.body as JsonText).text}}`)).toBe(true);
       const [o] = await rows<{ subject: string; msg_id: string }>(sql`select subject, msg_id from outbox where seq = ${h[1]!.seq}::bigint`);
       expect(o).toEqual({ subject: e.subject, msg_id: e.msg_id });
       const [head] = await rows<{ last_seq: string; prev_seq: string }>(

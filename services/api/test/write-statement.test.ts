@@ -111,6 +111,8 @@ describe("one-statement writes", () => {
       o.map((r, i) => ({ seq: r.seq, subject: r.subject, msg_id: r.msg_id, payload: texts[i]!.payload })),
     );
     expect(handed.map((e) => e.prev_seq)).toEqual([null, h[0]!.seq, h[1]!.seq]);
+    // Each answer's text is its event's breadcrumb, byte for byte.
+    [created, patched].forEach((r, i) => expect(handed[i]!.payload.endsWith(`,"breadcrumb":${(r.response.body as JsonText).text}}`)).toBe(true));
     expect(o.map((r) => r.subject)).toEqual(
       (["created", "updated", "deleted"] as const).map((t) => subjectFor(owner, t, "test.thing.v1")),
     );

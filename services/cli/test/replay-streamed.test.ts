@@ -1,6 +1,7 @@
 import { connect, type NatsConnection } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadApiConfig, startApi } from "@crumbs/api";
+import { EVENTS_NDJSON } from "@crumbs/schemas";
 import { createTestDatabase, NatsServer, waitFor, type TestDatabase } from "@crumbs/testkit";
 import { cleanEnv, runCli } from "./run-cli.ts";
 
@@ -63,6 +64,20 @@ async function pages(): Promise<Record<string, unknown>[]> {
   }
 }
 
+/** The owner's events as /v1/events streams them (NDJSON), each line's text as sent, answers followed to the end. */
+async function streamedLines(): Promise<string[]> {
+  const lines: string[] = [];
+  for (let after = 0; ; ) {
+    const res = await fetch(`${api.url}/v1/events?after=${after}`, { headers: { authorization: `Bearer ${token}`, accept: EVENTS_NDJSON } });
+    expect(res.status).toBe(200);
+    const answer = (await res.text()).split("\n").filter(Boolean);
+    const closing = JSON.parse(answer.pop()!) as { next_after: number | null; has_more: boolean };
+    lines.push(...answer);
+    if (!closing.has_more || closing.next_after === null) return lines;
+    after = closing.next_after;
+  }
+}
+
 describe("crumbs replay --publish over a streamed history", () => {
   it("publishes every event of the owner once, in seq order, on the owner's subjects, as the bytes the API sent", async () => {
     const want = await pages();
@@ -81,9 +96,9 @@ describe("crumbs replay --publish over a streamed history", () => {
       const e = want[i]!;
       expect(r.subject).toBe("replayed.default.created.note.v1");
       expect(r.msgId).toBe(`${e.id as string}:${e.version as number}:created`);
-      // The bytes as the API keeps them (Postgres's jsonb text), not serialised again by the CLI.
-      expect(r.data).toContain('"breadcrumb":{"id": ');
     }
+    // The bytes as the API streamed them (its stored event text), not serialised again by the CLI.
+    expect(received.map((r) => r.data)).toEqual(await streamedLines());
     // One printed line per event, in the same order, and the summary.
     const printed = res.stdout.trim().split("\n");
     expect(printed.map((l) => Number(l.split(" ")[0]))).toEqual(want.map((e) => e.seq));

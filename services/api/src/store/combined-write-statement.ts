@@ -5,8 +5,8 @@ import { ownersHeadCtes } from "./owner-order.ts";
 import { arrayLiteral } from "./sql-helpers.ts";
 import { WriteCombiner } from "./write-combiner.ts";
 import {
-  BODY_TEXT,
-  BREADCRUMB_JSON,
+  breadcrumbText,
+  eventText,
   postgresJsClientOf,
   subjectPrefixOf,
   writtenRow,
@@ -65,20 +65,23 @@ const COMBINED_PATCH_SQL = sql`
     FROM p
     WHERE t.id = p.id AND t.owner = p.owner AND t.version = p.expected
       AND (t.expires_at IS NULL OR t.expires_at > now()) AND t.schema_name <> ALL(p.refused::text[])
-    RETURNING t.*, p.ord, p.at AS p_at, p.subject_prefix),
-  b AS (SELECT w.ord, w.id, w.owner, w.version, w.schema_name, w.tags, w.p_at, w.subject_prefix, ${BREADCRUMB_JSON} AS j FROM w),
+    -- Every column but the context, which b takes from p as the API sent it: the same JSON value as
+    -- the row's, without converting the row's jsonb back to text.
+    RETURNING t.id, t.owner, t.schema_name, t.title, t.tags, t.llm_hints, t.key, t.version, t.created_at, t.updated_at,
+              t.created_by, t.updated_by, t.expires_at, p.ord, p.at AS p_at, p.subject_prefix, p.context AS p_context),
+  b AS (SELECT w.ord, w.id, w.owner, w.version, w.schema_name, w.title, w.tags, w.p_at, w.subject_prefix, ${breadcrumbText(sql`w.p_context`)} AS t FROM w),
   ${ownersHeadCtes(sql`SELECT b.owner FROM b`)},
   h AS (
     INSERT INTO breadcrumb_history (seq, breadcrumb_id, owner, version, event, schema_name, tags, at, changed, event_json)
     SELECT s.seq, b.id, b.owner, b.version, 'updated', b.schema_name, b.tags, b.p_at, NULL::jsonb,
-           crumbs_event_json(s.seq, 'updated', b.id, b.owner, b.schema_name, b.version, b.p_at, NULL::jsonb, b.j)
+           ${eventText(sql`s.seq`, sql`'updated'`, sql`b.p_at`, sql`NULL::jsonb`)}
     FROM s JOIN b ON b.owner = s.owner RETURNING seq, breadcrumb_id, event_json),
   o AS (
     INSERT INTO outbox (seq, subject, msg_id)
     SELECT h.seq, b.subject_prefix || b.schema_name, b.id::text || ':' || b.version::text || ':updated'
     FROM h JOIN b ON b.id = h.breadcrumb_id RETURNING seq, subject, msg_id)
   -- No schema_counts CTE: a PATCH never changes a row's schema (store/schema-counts.ts).
-  SELECT b.ord::int AS ord, ${BODY_TEXT} AS body, b.id::text AS id, b.version, b.schema_name,
+  SELECT b.ord::int AS ord, b.id::text AS id, b.version, b.schema_name,
          -- As in the single statement: a row change never commits without its event.
          CASE WHEN o.seq IS NULL THEN ('no event written for ' || b.id::text)::bigint ELSE o.seq END::text AS seq,
          o.subject, o.msg_id, h.event_json AS payload, s.prev_seq::text AS prev_seq
