@@ -87,7 +87,7 @@ type Way = (owner: string, limit: number) => Promise<Buffer[]>;
 const stepsWay = (db: Pick<typeof database, "db" | "copyOut">): Way => async (owner, limit) => {
   const steps = new EventSteps(db, owner, { limit, pageMaxBytes: DEFAULT_PAGE_MAX_BYTES });
   const out: Buffer[] = [];
-  for (let lines = await steps.next(); lines; lines = await steps.next()) out.push(...lines);
+  for (let lines = await steps.next(); lines; lines = await steps.next()) out.push(lines);
   return out;
 };
 const cursorWay = stepsWay({ db: database.db });

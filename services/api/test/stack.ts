@@ -6,7 +6,6 @@ import { loadApiConfig, type ApiConfig } from "../src/config.ts";
 import { rowsOf } from "../src/db/database.ts";
 import { createNatsTrust, lockedServerConfig } from "../src/nats-auth/index.ts";
 import { closeServer, listen } from "../src/server.ts";
-import { wantsNdjson } from "../src/http/ndjson-events.ts";
 import { createLogger, silentLogger } from "@crumbs/telemetry";
 
 export const TOKEN = "test-admin-token-0123456789";
@@ -15,11 +14,7 @@ export interface TestStack extends ApiStack {
   pg: TestDatabase;
   natsServer: NatsServer;
   config: ApiConfig;
-  /**
-   * app.request with the admin bearer token and a JSON content type; a request for the streamed
-   * answer (Accept: NDJSON) goes to a listening server instead, as the API writes that answer on
-   * the Node response, which app.request has none of.
-   */
+  /** app.request with the admin bearer token and a JSON content type. */
   call(path: string, init?: RequestInit & { json?: unknown; token?: string | null }): Promise<Response>;
   count(table: "breadcrumbs" | "breadcrumb_history" | "outbox" | "outbox_parked" | "idempotency_keys" | "api_keys"): Promise<number>;
   /** A plain NATS client, as any subscriber would use. */
@@ -54,13 +49,6 @@ export async function startStack(env: Record<string, string> = {}, opts: { nats?
   const stack = await assembleApi({ config, logger: process.env.CRUMBS_TEST_LOG ? createLogger({ level: "debug", format: "pretty" }) : silentLogger });
   const clients: NatsConnection[] = [];
   const servers: Awaited<ReturnType<typeof listen>>[] = [];
-  const serve = async () => {
-    const server = await listen(stack.app.fetch, "127.0.0.1", 0);
-    servers.push(server);
-    const addr = server.address();
-    return `http://127.0.0.1:${typeof addr === "object" && addr ? addr.port : 0}`;
-  };
-  let served: Promise<string> | undefined;
   return {
     ...stack,
     pg,
@@ -74,9 +62,7 @@ export async function startStack(env: Record<string, string> = {}, opts: { nats?
         headers.set("content-type", "application/json");
         body = JSON.stringify(init.json);
       }
-      if (!wantsNdjson(headers.get("accept") ?? undefined)) return Promise.resolve(stack.app.request(path, { ...init, headers, body }));
-      served ??= serve();
-      return served.then((url) => fetch(`${url}${path}`, { ...init, headers, body }));
+      return Promise.resolve(stack.app.request(path, { ...init, headers, body }));
     },
     async count(table) {
       const [row] = rowsOf<{ n: string }>(
@@ -89,7 +75,12 @@ export async function startStack(env: Record<string, string> = {}, opts: { nats?
       clients.push(nc);
       return nc;
     },
-    serve,
+    async serve() {
+      const server = await listen(stack.app.fetch, "127.0.0.1", 0);
+      servers.push(server);
+      const addr = server.address();
+      return `http://127.0.0.1:${typeof addr === "object" && addr ? addr.port : 0}`;
+    },
     async dispose() {
       for (const s of servers) await closeServer(s);
       for (const nc of clients) await nc.close().catch(() => {});

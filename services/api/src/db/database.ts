@@ -23,10 +23,10 @@ export interface Database {
    */
   recover?(reason: unknown): void;
   /**
-   * The output of a `COPY ... TO STDOUT` statement, read to its end, in the chunks it came in
-   * (postgres only: PGlite's streamed reads stay row reads). The caller bounds what it sends.
+   * The output of a `COPY ... TO STDOUT` statement, read to its end (postgres only: PGlite's
+   * streamed reads stay row reads). The caller bounds what it sends.
    */
-  copyOut?(statement: string): Promise<Buffer[]>;
+  copyOut?(statement: string): Promise<Buffer>;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -31,41 +31,27 @@ describe("copyStepStatement", () => {
   });
 });
 
-/** `text` as Postgres may send it: one chunk, a chunk per line, or a chunk per byte (a line across chunks). */
-const chunkings = (text: string): [string, Buffer[]][] => [
-  ["one chunk", [Buffer.from(text)]],
-  ["a chunk per line", text.split(/(?<=\n)/).filter(Boolean).map((l) => Buffer.from(l))],
-  ["a chunk per byte", [...Buffer.from(text)].map((b) => Buffer.from([b]))],
-];
-const joined = (chunks: Buffer[]) => Buffer.concat(chunks).toString();
-
 describe("readCopyStep", () => {
-  it("counts the lines and takes the next cursor from the last one's seq, however the output is cut in chunks", () => {
-    const text = line(11) + line(12, ',"title":"a,b"') + line(13);
-    for (const [how, out] of chunkings(text)) {
-      const step = readCopyStep(out, 10)!;
-      expect(joined(step.lines), how).toBe(text);
-      expect(step, how).toMatchObject({ events: 3, next_after: 13, has_more: false });
-    }
+  it("counts the lines and takes the next cursor from the last one's seq", () => {
+    const out = Buffer.from(line(11) + line(12, ',"title":"a,b"') + line(13));
+    expect(readCopyStep(out, 10)).toEqual({ lines: out, events: 3, next_after: 13, has_more: false });
   });
 
   it("reads the trailing `-` as rows that follow, and leaves it out of the lines", () => {
     const body = line(11) + line(12);
-    for (const [how, out] of chunkings(`${body}-\n`)) {
-      const step = readCopyStep(out, 10)!;
-      expect(joined(step.lines), how).toBe(body);
-      expect(step, how).toMatchObject({ events: 2, next_after: 12, has_more: true });
-    }
+    const step = readCopyStep(Buffer.from(`${body}-\n`), 10)!;
+    expect(step.lines.toString()).toBe(body);
+    expect(step).toMatchObject({ events: 2, next_after: 12, has_more: true });
   });
 
   it("an empty step ends the answer where it started", () => {
-    expect(readCopyStep([], 10)).toMatchObject({ events: 0, next_after: 10, has_more: false });
-    expect(readCopyStep([], undefined)).toMatchObject({ events: 0, next_after: null, has_more: false });
+    expect(readCopyStep(Buffer.alloc(0), 10)).toMatchObject({ events: 0, next_after: 10, has_more: false });
+    expect(readCopyStep(Buffer.alloc(0), undefined)).toMatchObject({ events: 0, next_after: null, has_more: false });
   });
 
   it("hands back to the row read a step it cannot serve: a first row without kept text, a quoted value, no seq head", () => {
-    for (const text of ["-\n", `\x01${line(11).trimEnd()}\x01\n`, '{"id":1}\n']) {
-      for (const [how, out] of chunkings(text)) expect(readCopyStep(out, 10), how).toBeUndefined();
-    }
+    expect(readCopyStep(Buffer.from("-\n"), 10)).toBeUndefined();
+    expect(readCopyStep(Buffer.from(`\x01${line(11).trimEnd()}\x01\n`), 10)).toBeUndefined();
+    expect(readCopyStep(Buffer.from('{"id":1}\n'), 10)).toBeUndefined();
   });
 });

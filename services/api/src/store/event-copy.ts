@@ -68,69 +68,26 @@ export function copyStepStatement(owner: string, q: CopyStepQuery): string | und
 }
 
 export interface CopyStep extends Pick<EventPage, "next_after" | "has_more"> {
-  /** The step's NDJSON lines, each ending in a newline, in the chunks Postgres sent them in. */
-  lines: Buffer[];
+  /** The step's NDJSON lines, each ending in a newline. */
+  lines: Buffer;
   events: number;
 }
 
-/** The byte `back` bytes before the end of `chunks` (1 is the last), or -1 before their start. */
-function byteFromEnd(chunks: readonly Buffer[], back: number): number {
-  for (let c = chunks.length - 1; c >= 0; c--) {
-    if (back <= chunks[c]!.length) return chunks[c]![chunks[c]!.length - back]!;
-    back -= chunks[c]!.length;
-  }
-  return -1;
-}
-
-/** `chunks` without their last `drop` bytes: the chunks before, the last one kept cut (no bytes copied). */
-function dropEnd(chunks: readonly Buffer[], drop: number): Buffer[] {
-  const out = chunks.slice();
-  while (drop > 0 && out.length > 0) {
-    const last = out.pop()!;
-    if (last.length > drop) out.push(last.subarray(0, last.length - drop));
-    drop -= Math.min(drop, last.length);
-  }
-  return out;
-}
-
 /**
- * The last line of `chunks` (which end in a newline), without its newline, as one Buffer: a cut of
- * its chunk when it lies in one (Postgres sends a row a message, so it does), else its pieces joined.
+ * A step's COPY output read: its lines, how many, where the next step starts and whether rows
+ * follow. Undefined when the rows must be read as rows instead (a quoted value; no line although
+ * rows follow, the next one having no kept text).
  */
-function lastLine(chunks: readonly Buffer[]): Buffer {
-  const pieces: Buffer[] = [];
-  let skip = 1;
-  for (let c = chunks.length - 1; c >= 0; c--) {
-    const chunk = chunks[c]!;
-    const end = Math.max(0, chunk.length - skip);
-    skip = 0;
-    const at = end > 0 ? chunk.lastIndexOf(NL, end - 1) : -1;
-    pieces.unshift(chunk.subarray(at + 1, end));
-    if (at >= 0) break;
-  }
-  return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
-}
-
-/**
- * A step's COPY output read, as the chunks it came in (never joined: 130 MB of copies per 100,000
- * events of 1.3 KB): its lines, how many, where the next step starts and whether rows follow.
- * Undefined when the rows must be read as rows instead (a quoted value; no line although rows
- * follow, the next one having no kept text).
- */
-export function readCopyStep(out: readonly Buffer[], after: number | undefined): CopyStep | undefined {
-  let size = 0;
-  for (const chunk of out) {
-    if (chunk.indexOf(QUOTE) >= 0) return undefined;
-    size += chunk.length;
-  }
-  const more = size >= 2 && byteFromEnd(out, 1) === NL && byteFromEnd(out, 2) === MORE.charCodeAt(0) && (size === 2 || byteFromEnd(out, 3) === NL);
-  const lines = more ? dropEnd(out, 2) : out.filter((chunk) => chunk.length > 0);
+export function readCopyStep(out: Buffer, after: number | undefined): CopyStep | undefined {
+  if (out.indexOf(QUOTE) >= 0) return undefined;
+  const more = out.length >= 2 && out[out.length - 1] === NL && out[out.length - 2] === MORE.charCodeAt(0) && (out.length === 2 || out[out.length - 3] === NL);
+  const lines = more ? out.subarray(0, out.length - 2) : out;
   let events = 0;
-  for (const chunk of lines) for (let i = chunk.indexOf(NL); i >= 0; i = chunk.indexOf(NL, i + 1)) events++;
-  if (events === 0) return more ? undefined : { lines: [], events, next_after: after ?? null, has_more: false };
-  const line = lastLine(lines);
-  const seqEnd = line.indexOf(0x2c);
-  const seq = line.subarray(0, HEAD.length).equals(HEAD) && seqEnd > 0 ? Number(line.toString("latin1", HEAD.length, seqEnd)) : NaN;
+  for (let i = lines.indexOf(NL); i >= 0; i = lines.indexOf(NL, i + 1)) events++;
+  if (events === 0) return more ? undefined : { lines, events, next_after: after ?? null, has_more: false };
+  const start = lines.lastIndexOf(NL, lines.length - 2) + 1;
+  const seqEnd = lines.indexOf(0x2c, start);
+  const seq = lines.subarray(start, start + HEAD.length).equals(HEAD) && seqEnd > 0 ? Number(lines.toString("latin1", start + HEAD.length, seqEnd)) : NaN;
   if (!Number.isSafeInteger(seq)) return undefined;
   return { lines, events, next_after: seq, has_more: more };
 }

@@ -15,11 +15,11 @@ export const STREAM_STEPS = 100;
 
 const NL = Buffer.from("\n");
 
-/** A step's events as NDJSON lines: each event's kept text, as Postgres sent it, and a newline (not joined). */
-function eventLines(items: readonly EventJson[]): Buffer[] {
+/** A step's events as NDJSON lines: each event's kept text, as Postgres sent it, and a newline. */
+export function eventLines(items: readonly EventJson[]): Buffer {
   const parts: Buffer[] = [];
   for (const e of items) parts.push(e.bytes, NL);
-  return parts;
+  return Buffer.concat(parts);
 }
 
 /** The closing line of a streamed answer: where to continue, as a page says it. */
@@ -31,9 +31,9 @@ export interface EventStepsQuery extends Omit<EventQuery, "pacer" | "maxBytes"> 
   pageMaxBytes: number;
 }
 
-/** A step's answer: its NDJSON lines (in chunks, written on as they are), how many events they are, and where the next step starts. */
+/** A step's answer: its NDJSON lines, how many events they are, and where the next step starts. */
 interface StepLines extends Pick<EventPage, "next_after" | "has_more"> {
-  lines: Buffer[];
+  lines: Buffer;
   events: number;
 }
 
@@ -94,8 +94,8 @@ export class EventSteps {
     this.readAhead(this.pending);
   }
 
-  /** The next step's NDJSON lines, in chunks (none for a step a selector kept nothing of); undefined once the answer is complete (`end` is set) or stopped. */
-  async next(): Promise<Buffer[] | undefined> {
+  /** The next step's NDJSON lines (empty for a step a selector kept nothing of); undefined once the answer is complete (`end` is set) or stopped. */
+  async next(): Promise<Buffer | undefined> {
     const current = this.pending;
     if (!current || this.stopped) return undefined;
     const page = await current.page;

@@ -207,15 +207,14 @@ export class PostgresSupervisor {
   }
 
   /**
-   * The whole output of a `COPY ... TO STDOUT`, as the chunks it came in (not joined: the caller
-   * writes them on as they are), on a connection reserved for it and released once
+   * The whole output of a `COPY ... TO STDOUT`, on a connection reserved for it and released once
    * the COPY has ended. It is always read to its end: postgres-js's cancel does not stop a COPY, and
    * a reader that stops early leaves the connection in copy mode for good, its backend blocked
    * writing (bench/results/45). So a caller bounds what one COPY sends (a step of a streamed answer:
    * 1,000 rows, a third of a page's bytes) and stops by not asking for the next. Same deadline and
    * failure handling as any query: a COPY that never ends retires the client.
    */
-  copyOut(statement: string): Promise<Buffer[]> {
+  copyOut(statement: string): Promise<Buffer> {
     const gen = this.current();
     return this.run(gen, async () => {
       const reserved = await gen.client.reserve();
@@ -227,10 +226,10 @@ export class PostgresSupervisor {
         // paused, and the next query on that connection never answers (the 2nd to 5th COPY of 1.3 MB
         // on a reused connection hung that way). Flowing, a row is handed over as it is pushed and
         // the buffer never fills.
-        return await new Promise<Buffer[]>((resolve, reject) => {
+        return await new Promise<Buffer>((resolve, reject) => {
           const chunks: Buffer[] = [];
           stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-          stream.once("end", () => resolve(chunks));
+          stream.once("end", () => resolve(Buffer.concat(chunks)));
           stream.once("error", reject);
         });
       } finally {

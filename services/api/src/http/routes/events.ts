@@ -9,7 +9,6 @@ import { ownerRead } from "../owner-read.ts";
 import { conditionalJson, contentEtag } from "../conditional.ts";
 import { BreadcrumbEvent, errors, etagHeader, ifNoneMatchHeader, json, notModified, selectorQuery } from "../openapi/components.ts";
 import { apiRoute, defineRoute, newRouter } from "../openapi/define.ts";
-import type { HttpBindings } from "@hono/node-server";
 import { ndjsonEvents, wantsNdjson } from "../ndjson-events.ts";
 import { STREAM_STEPS } from "../../store/event-lines.ts";
 import { EVENTS_NDJSON, EVENTS_PAGE_MAX_EVENTS, EVENTS_STREAM_MAX_EVENTS } from "@crumbs/schemas";
@@ -98,7 +97,7 @@ export function eventRoutes(deps: RouteDeps) {
     c.header("Vary", "Accept");
     if (wantsNdjson(c.req.header("accept"))) {
       const q2 = { after: q.after, since: q.since, until: q.until, selector, limit: q.limit, pageMaxBytes: deps.pageMaxBytes };
-      return ndjsonEvents(deps, owner, q2, (c.env as HttpBindings | undefined)?.outgoing);
+      return ndjsonEvents(deps, owner, q2);
     }
     if (q.limit > EVENTS_PAGE_MAX_EVENTS) {
       throw new InvalidRequestError(`limit: at most ${EVENTS_PAGE_MAX_EVENTS} for a page (${EVENTS_STREAM_MAX_EVENTS} with Accept: ${EVENTS_NDJSON})`);
