@@ -1,6 +1,8 @@
 import { headers, type NatsConnection } from "nats";
 
 const MSG_ID = "Nats-Msg-Id";
+/** A frame's header bytes besides the id: `NATS/1.0\r\n`, `Nats-Msg-Id: `, and the blank line that ends it. */
+const HEADER_FIXED_BYTES = Buffer.byteLength(`NATS/1.0\r\n${MSG_ID}: \r\n\r\n`);
 /** A frame buffer's size: nats.js writes its outbound buffer at 256 KB (nats-connection-options.ts). */
 const FRAME_BYTES = 256 * 1024;
 /** The most a frame's two lengths take in its protocol line: up to 10 digits each, a space, CRLF. */
@@ -45,7 +47,7 @@ export class CoreFrames {
       this.heads.set(subject, head);
     }
     const id = msgId.trim();
-    const hlen = 27 + Buffer.byteLength(id); // NATS/1.0\r\n, "Nats-Msg-Id: ", \r\n\r\n
+    const hlen = HEADER_FIXED_BYTES + Buffer.byteLength(id);
     const size = head.length + LENGTHS_BYTES + hlen + data.length + 2;
     if (this.used + size > this.buf.length) {
       this.handOver();

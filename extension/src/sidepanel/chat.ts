@@ -49,7 +49,7 @@ export class ChatView {
       apiUrl: config.apiUrl,
       token: config.token,
       selector,
-      signal: this.abort.signal,
+      signal,
       onState: (s, detail) => (this.state.textContent = s === "open" ? "" : `reconnecting: ${detail ?? ""}`),
       onFrame: (f) => {
         const parsed = eventSchema.safeParse(JSON.parse(f.data));

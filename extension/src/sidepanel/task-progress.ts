@@ -61,7 +61,7 @@ export class TaskProgressView {
       apiUrl: config.apiUrl,
       token: config.token,
       selector,
-      signal: this.abort.signal,
+      signal,
       onFrame: (f) => {
         const parsed = eventSchema.safeParse(JSON.parse(f.data));
         if (parsed.success && parsed.data.type !== "breadcrumb.deleted") this.add(parsed.data.breadcrumb);
